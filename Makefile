@@ -1,0 +1,36 @@
+# parlour — `make run` and `make test` each work alone on a fresh machine.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.parlour-installed
+PYTEST_ARGS ?=
+
+.PHONY: run test test-slow lint format clean
+
+$(STAMP): pyproject.toml constraints.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade "pip>=24"
+	$(PY) -m pip install --quiet -c constraints.txt -e ".[train,dev]"
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(VENV)/bin/parlour demo audition --players 2 --seed 0
+
+test: $(STAMP)
+	$(VENV)/bin/ruff format --check --quiet .
+	$(VENV)/bin/ruff check --quiet .
+	$(PY) -m pytest -q -n 2 -m "not slow" $(PYTEST_ARGS)
+
+test-slow: $(STAMP)
+	$(PY) -m pytest -q -n 2 -m slow $(PYTEST_ARGS)
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/ruff check .
+
+format: $(STAMP)
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

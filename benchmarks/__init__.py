@@ -1,0 +1,1 @@
+"""Throughput benchmarks (not part of ``make test``): see :mod:`benchmarks.aec_throughput`."""

@@ -1,0 +1,1 @@
+"""Audition: the rules engine (:mod:`.rules`) and its PettingZoo AEC adapter (:mod:`.env`)."""

@@ -1,0 +1,253 @@
+"""Audition — the PettingZoo AEC adapter (``envs.audition_v0``).
+
+A 2–6 player set-collection card game (999 Games, design Robert Brouwer): draw a musician and
+place it with a conductor, or take a conductor with its musicians and sit out the round. Only
+soloists (exactly 1 card of a number: 1 point) and quartets (exactly 4: 5 points) score.
+
+```python
+from envs import audition_v0
+
+env = audition_v0.env(num_players=4, action_cards=("pass_left", "take_now"), render_mode="ansi")
+env.reset(seed=42)
+for agent in env.agent_iter():
+    obs, reward, termination, truncation, info = env.last()
+    action = None if termination or truncation else env.action_space(agent).sample(obs["action_mask"])
+    env.step(action)
+```
+
+| | |
+|---|---|
+| Actions | ``Discrete(27)`` |
+| Agents | ``player_0 … player_{n-1}``, ``n`` in 2..6 |
+| Observation | ``{"observation": Box(0, 1, (309,), float32), "action_mask": Box(0, 1, (27,), int8)}`` |
+| Import | ``from envs import audition_v0`` (also ``pettingzoo.make("aec", "parlour/Audition-v0")`` where the registry exists) |
+
+Arguments
+---------
+
+``audition_v0.env(num_players=2, action_cards=(), uncertain_counts=False, reward_mode="win",
+render_mode=None, seer=False)``
+
+* ``num_players`` — 2..6 (the deck is numbers ``1..9`` for 2p up to ``1..13`` for 6p; number
+  ``k`` has ``k`` copies).
+* ``action_cards`` — variant 1: ``()``; a list of distinct kinds from ``max_two, pass_left,
+  discard_one, discard_own, draw_one, take_now`` (at most ``num_players``; they occupy slots 0,
+  1, … in the given order); or an int ``0..num_players`` (that many random kinds on random
+  slots, redrawn at every reset).
+* ``uncertain_counts`` — variant 2: 5 random cards are removed unseen at setup.
+* ``reward_mode`` — ``"win"`` (zero-sum: a sole winner +1, each loser ``−1/(n−1)``; shared wins
+  split ``n/(n−1)`` among the winners) or ``"score"`` (final points minus the mean, / 10).
+* ``render_mode`` — ``None``, ``"ansi"`` (``render()`` returns the public table as text) or
+  ``"human"`` (prints it).
+* ``seer`` — debugging only: appends the hidden deck to every observation (a leak by design).
+
+``reset(seed=None, options={"deck": [...], "start": seat})``: ``deck`` fixes the card order
+(top first; exactly the game's cards; with variant 2 its last 5 are the removed cards), ``start``
+the start seat. Other option keys are ignored.
+
+Action space
+------------
+
+| ids | meaning |
+|---|---|
+| 0–5 | TAKE slot ``s`` (also: accept ``take_now`` after placing there; take a slot in the final phase) |
+| 6 | DRAW the top card (the same agent then chooses where to PLACE it) |
+| 7–12 | PLACE the drawn card on slot ``s = id − 7`` |
+| 13 | PASS: take nothing in the final phase; decline ``discard_own`` / ``take_now`` |
+| 14–26 | CHOOSE number ``v = id − 13`` (which musician to pass left / discard) |
+
+Every decision is a step of the agent that makes it: DRAW → PLACE → (placed on ``take_now``:
+TAKE that slot / PASS); TAKE of ``pass_left`` or ``discard_one`` → CHOOSE; TAKE of
+``discard_own`` → CHOOSE/PASS (skipped when the collection was empty before the take). The mask
+allows exactly the legal moves; it is all zeros for every agent but ``agent_selection``.
+
+Observation space
+-----------------
+
+Egocentric ``float32`` in ``[0, 1]``, one size for every player count; named parts are in
+``env.unwrapped.observation_layout`` (see :mod:`envs.audition.observation` for the table).
+Everything in Audition is public except the deck order, the variant-2 removed cards and the card
+another player has just drawn and not yet placed.
+
+Rewards
+-------
+
+Paid once, when the game ends (``terminations`` all ``True``). ``"win"``: with winners ``W``,
+``r_i = (n/(n−1))·[i∈W]/|W| − 1/(n−1)`` (sums to 0). ``"score"``: ``(points_i − mean)/10``.
+``infos[agent]`` has ``phase`` always, and ``scores`` (agent → points) and ``winners`` (list of
+agents) once the game is over. Illegal actions: ``env()`` wraps the game in PettingZoo's
+``TerminateIllegalWrapper`` (the offender gets −1, the game ends); ``raw_env().step`` raises
+:class:`~envs.audition.rules.IllegalActionError` and leaves the state unchanged.
+
+Rules and rulings: :mod:`envs.audition.rules`.
+
+Version history
+---------------
+
+* v0: first release.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from envs.audition import rules as R
+from envs.audition.observation import ObservationEncoder
+from envs.audition.render import render_table
+from envs.audition.view import AuditionView, make_view
+
+REWARD_MODES = ("win", "score")
+RENDER_MODES = ("ansi", "human")
+
+
+class raw_env(AECEnv):
+    """The unwrapped Audition AEC environment (see the module docstring)."""
+
+    metadata = {
+        "name": "audition_v0",
+        "render_modes": list(RENDER_MODES),
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(
+        self,
+        num_players: int = 2,
+        action_cards: tuple[str, ...] | list[str] | int = (),
+        uncertain_counts: bool = False,
+        reward_mode: str = "win",
+        render_mode: str | None = None,
+        seer: bool = False,
+    ) -> None:
+        super().__init__()
+        self.config = R.AuditionConfig(num_players, action_cards, uncertain_counts)
+        if reward_mode not in REWARD_MODES:
+            raise ValueError(
+                f"reward_mode must be one of {list(REWARD_MODES)}, got {reward_mode!r}"
+            )
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(
+                f"render_mode must be None or one of {list(RENDER_MODES)}, got {render_mode!r}"
+            )
+        if not isinstance(seer, bool):
+            raise ValueError(f"seer must be True or False, got {seer!r}")
+        self.reward_mode = reward_mode
+        self.render_mode = render_mode
+        self.seer = seer
+
+        n = self.config.num_players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        self._encoder = ObservationEncoder(seer=seer)
+        self.observation_layout: dict[str, slice] = dict(self._encoder.layout)
+        self._observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, (self._encoder.size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (R.NUM_ACTIONS,), np.int8),
+            }
+        )
+        self._action_space = spaces.Discrete(R.NUM_ACTIONS)
+        self.observation_spaces = {a: self._observation_space for a in self.possible_agents}
+        self.action_spaces = {a: self._action_space for a in self.possible_agents}
+        self._np_random: np.random.Generator | None = None
+        self.state: R.AuditionState | None = None
+        self.agents: list[str] = []
+
+    # -- spaces ---------------------------------------------------------------------------
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._observation_space
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._action_space
+
+    # -- core API -------------------------------------------------------------------------
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None or self._np_random is None:
+            self._np_random = np.random.default_rng(seed)
+        options = options or {}  # other keys are ignored, as PettingZoo's api_test expects
+        self.state = R.new_game(
+            self.config, self._np_random, deck=options.get("deck"), start=options.get("start")
+        )
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        phase = R.PHASES[self.state.phase]
+        self.infos = {a: {"phase": phase} for a in self.agents}
+        self.agent_selection = self.possible_agents[self.state.current_player]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.agent_name_mapping[agent]
+        state = self.state
+        mask = np.zeros(R.NUM_ACTIONS, np.int8)
+        if seat == state.current_player:
+            state.legal_mask(mask)
+        return {"observation": self._encoder.encode(state, seat), "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        state = self.state
+        state.apply(action)  # raises IllegalActionError, state unchanged
+        self._cumulative_rewards[agent] = 0.0
+        phase = R.PHASES[state.phase]
+        if state.is_terminal:
+            returns = state.returns(self.reward_mode)
+            scores = state.scores()
+            winners = [self.possible_agents[p] for p in state.winners()]
+            for i, a in enumerate(self.possible_agents):
+                self.rewards[a] = float(returns[i])
+                self.terminations[a] = True
+                self.infos[a] = {
+                    "phase": phase,
+                    "scores": {b: scores[j] for j, b in enumerate(self.possible_agents)},
+                    "winners": list(winners),
+                }
+        else:
+            for a in self.agents:
+                self.rewards[a] = 0.0
+                self.infos[a]["phase"] = phase
+            self.agent_selection = self.possible_agents[state.current_player]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    # -- extras ---------------------------------------------------------------------------
+
+    def player_view(self, agent: str) -> AuditionView:
+        """What ``agent`` may know, as an immutable structured view (for scripted agents)."""
+        return make_view(self.state, self.agent_name_mapping[agent])
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi'")
+            return None
+        text = render_table(self.state, self.possible_agents)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The wrapped environment: TerminateIllegal → AssertOutOfBounds → OrderEnforcing."""
+    e = raw_env(**kwargs)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e

@@ -1,0 +1,593 @@
+"""Audition — the pure rules engine (no gymnasium / pettingzoo import).
+
+This module is the single source of truth for the rules of Audition (999 Games, Robert
+Brouwer) as written in ``shared/spec/audition.md``. The PettingZoo adapter
+(:mod:`envs.audition.env`) only encodes what this engine exposes.
+
+Model
+-----
+* :class:`AuditionConfig` — the table: player count (2–6), action cards (variant 1),
+  uncertain counts (variant 2). Validated on construction (``ValueError`` naming the argument).
+* :func:`new_game` — deals a game: shuffles the deck with the caller's ``np.random.Generator``
+  (or takes a fixed deck order), removes 5 cards in variant 2, picks the start seat.
+* :class:`AuditionState` — a plain, copyable state (Python lists + small numpy arrays):
+  ``legal_actions()``, ``legal_mask()``, ``apply(action)``, ``scores()``, ``winners()``,
+  ``returns()``, ``clone()``. It supports ``copy.deepcopy`` and ``pickle``. No randomness is
+  used after :func:`new_game`: the whole future of a game is fixed by its deck order and
+  the actions taken.
+
+Actions (``Discrete(27)``, the same for every player count)
+------------------------------------------------------------
+
+| ids | name | meaning |
+|---|---|---|
+| 0–5 | ``TAKE s`` | take slot ``s`` with its musicians (or accept ``take_now``) |
+| 6 | ``DRAW`` | draw the top card; the same player then places it |
+| 7–12 | ``PLACE s`` | place the drawn card on slot ``s`` |
+| 13 | ``PASS`` | take nothing in the final phase; decline ``discard_own`` / ``take_now`` |
+| 14–26 | ``CHOOSE v`` | the musician number ``v = id − 13`` to pass left / discard |
+
+Decisions and phases
+--------------------
+
+| phase | who acts | legal actions |
+|---|---|---|
+| ``turn`` | the next seat of the round that has not taken a slot | ``TAKE s`` (untaken, non-empty), ``DRAW`` (deck non-empty and an untaken slot has room) |
+| ``place`` | the drawer | ``PLACE s`` (untaken slot with room) |
+| ``take_now`` | the player who just placed on ``take_now`` | ``TAKE`` that slot, ``PASS`` |
+| ``pass_left`` | the taker of ``pass_left`` | ``CHOOSE v`` for a number that came with the card |
+| ``discard_one`` | the taker of ``discard_one`` | ``CHOOSE v`` for a number that came with the card |
+| ``discard_own`` | the taker of ``discard_own`` (only if their collection was non-empty before) | ``CHOOSE v`` for a number held *before* the take, ``PASS`` |
+| ``final`` | each player who had not taken a slot when the deck emptied, in order | ``TAKE s`` (untaken, non-empty), ``PASS`` |
+| ``over`` | nobody | none |
+
+Rulings (where the spec leaves room, decided here)
+--------------------------------------------------
+
+* The drawn card is seen only by its drawer until it is placed face up (the other players'
+  views count it as unseen meanwhile). Collections, slots and the discard row are public.
+* In the final phase a player with no non-empty untaken slot is still asked (only ``PASS``
+  is legal), as the rules say every such player "chooses once".
+* ``draw_one`` puts the drawn card face up into the taker's collection (public).
+* ``discard_own`` may discard a number the player held before the take even if the take
+  brought more of the same number (cards of one number are identical).
+* A round that ends with an empty deck ends the game (no final phase: nobody is left
+  without a slot). Musicians left on slots at the end are not scored.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Final
+
+import numpy as np
+
+# ----------------------------------------------------------------------------- constants
+
+MIN_PLAYERS: Final = 2
+MAX_PLAYERS: Final = 6
+MAX_NUMBER: Final = 13
+SLOT_CAPACITY: Final = 4
+MAX_TWO_CAPACITY: Final = 2
+NUM_REMOVED_UNCERTAIN: Final = 5
+
+#: Highest musician number in play for each player count (number ``k`` has ``k`` copies).
+TOP_NUMBER: Final = {2: 9, 3: 10, 4: 11, 5: 12, 6: 13}
+
+#: Slot kinds; index 0 is the plain conductor, 1–6 the action cards of variant 1.
+CONDUCTOR: Final = "conductor"
+ACTION_KINDS: Final = (
+    "max_two",
+    "pass_left",
+    "discard_one",
+    "discard_own",
+    "draw_one",
+    "take_now",
+)
+SLOT_KINDS: Final = (CONDUCTOR, *ACTION_KINDS)
+K_CONDUCTOR, K_MAX_TWO, K_PASS_LEFT, K_DISCARD_ONE, K_DISCARD_OWN, K_DRAW_ONE, K_TAKE_NOW = range(7)
+
+# Action ids.
+NUM_ACTIONS: Final = 27
+TAKE_0: Final = 0
+DRAW: Final = 6
+PLACE_0: Final = 7
+PASS: Final = 13
+CHOOSE_0: Final = 13  # CHOOSE v has id CHOOSE_0 + v, v in 1..13
+
+# Phases.
+PHASES: Final = (
+    "turn",
+    "place",
+    "take_now",
+    "pass_left",
+    "discard_one",
+    "discard_own",
+    "final",
+    "over",
+)
+(
+    PH_TURN,
+    PH_PLACE,
+    PH_TAKE_NOW,
+    PH_PASS_LEFT,
+    PH_DISCARD_ONE,
+    PH_DISCARD_OWN,
+    PH_FINAL,
+    PH_OVER,
+) = range(len(PHASES))
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal in the current state (the state is left unchanged)."""
+
+
+def action_name(action: int) -> str:
+    """A short readable name of an action id (``"TAKE 2"``, ``"DRAW"``, ``"CHOOSE 7"``...)."""
+    if not 0 <= action < NUM_ACTIONS:
+        return f"INVALID({action})"
+    if action < DRAW:
+        return f"TAKE {action}"
+    if action == DRAW:
+        return "DRAW"
+    if action < PASS:
+        return f"PLACE {action - PLACE_0}"
+    if action == PASS:
+        return "PASS"
+    return f"CHOOSE {action - CHOOSE_0}"
+
+
+def deck_composition(num_players: int) -> np.ndarray:
+    """Copies of each number (index 0 unused) in the game for ``num_players``."""
+    counts = np.zeros(MAX_NUMBER + 1, dtype=np.int16)
+    top = TOP_NUMBER[num_players]
+    counts[1 : top + 1] = np.arange(1, top + 1)
+    return counts
+
+
+def full_deck(num_players: int) -> list[int]:
+    """The game's cards in ascending order (e.g. 45 cards ``1, 2, 2, 3, 3, 3, ...`` for 2p)."""
+    return [k for k in range(1, TOP_NUMBER[num_players] + 1) for _ in range(k)]
+
+
+def score_counts(counts: np.ndarray | list[int]) -> tuple[int, int]:
+    """``(points, scoring quartets)`` of a collection given as counts per number.
+
+    Exactly 1 card of a number = 1 point (soloist); exactly 4 = 5 points (quartet); any other
+    count scores 0 (counts are never split: 5 is not 1 + 4, 8 is not 4 + 4).
+    """
+    points = quartets = 0
+    for c in counts:
+        if c == 1:
+            points += 1
+        elif c == 4:
+            points += 5
+            quartets += 1
+    return points, quartets
+
+
+def win_rewards(num_players: int, winners: list[int]) -> list[float]:
+    """The zero-sum win reward of ``overview.md``: ``(n/(n-1))·[i∈W]/|W| − 1/(n-1)``."""
+    n = num_players
+    share = n / (n - 1) / len(winners)
+    return [(share if i in winners else 0.0) - 1.0 / (n - 1) for i in range(n)]
+
+
+# ----------------------------------------------------------------------------- configuration
+
+
+@dataclass(frozen=True)
+class AuditionConfig:
+    """The table's setup. Invalid values raise ``ValueError`` naming the argument.
+
+    ``action_cards`` is ``()`` (no variant 1), a sequence of distinct kinds from
+    :data:`ACTION_KINDS` (at most one per player; they take slots 0, 1, ... in that order), or
+    an int ``0..num_players`` (that many distinct kinds on random slots, drawn at every deal).
+    """
+
+    num_players: int = 2
+    action_cards: tuple[str, ...] | int = ()
+    uncertain_counts: bool = False
+
+    def __post_init__(self) -> None:
+        n = self.num_players
+        if isinstance(n, bool) or not isinstance(n, int | np.integer) or not 2 <= n <= 6:
+            raise ValueError(f"num_players must be an int in 2..6, got {n!r}")
+        object.__setattr__(self, "num_players", int(n))
+        ac = self.action_cards
+        if isinstance(ac, bool):
+            raise ValueError(f"action_cards must be a list of kinds or an int, got {ac!r}")
+        if isinstance(ac, int | np.integer):
+            if not 0 <= ac <= n:
+                raise ValueError(
+                    f"action_cards as a count must be in 0..num_players={n}, got {ac!r}"
+                )
+            object.__setattr__(self, "action_cards", int(ac))
+        else:
+            if isinstance(ac, str) or not hasattr(ac, "__iter__"):
+                raise ValueError(
+                    f"action_cards must be a list of kinds from {list(ACTION_KINDS)} or an int "
+                    f"0..{n}, got {ac!r}"
+                )
+            kinds = tuple(ac)
+            for k in kinds:
+                if k not in ACTION_KINDS:
+                    raise ValueError(
+                        f"action_cards: unknown kind {k!r}; allowed kinds are {list(ACTION_KINDS)}"
+                    )
+            if len(set(kinds)) != len(kinds):
+                raise ValueError(f"action_cards must be distinct kinds, got {list(kinds)}")
+            if len(kinds) > n:
+                raise ValueError(
+                    f"action_cards: at most one per player ({n}), got {len(kinds)} kinds"
+                )
+            object.__setattr__(self, "action_cards", kinds)
+        if not isinstance(self.uncertain_counts, bool | np.bool_):
+            raise ValueError(
+                f"uncertain_counts must be True or False, got {self.uncertain_counts!r}"
+            )
+        object.__setattr__(self, "uncertain_counts", bool(self.uncertain_counts))
+
+    @property
+    def has_action_cards(self) -> bool:
+        return bool(self.action_cards)
+
+    @property
+    def num_cards(self) -> int:
+        top = TOP_NUMBER[self.num_players]
+        return top * (top + 1) // 2
+
+
+# ----------------------------------------------------------------------------- state
+
+
+@dataclass
+class AuditionState:
+    """A plain, copyable game state. Build one with :func:`new_game`.
+
+    Card counts are numpy ``int16`` arrays indexed by musician number (index 0 unused).
+    ``deck`` keeps the top card at the *end* of the list.
+    """
+
+    config: AuditionConfig
+    slot_kinds: list[int]
+    deck: list[int]
+    removed: list[int]
+    slots: np.ndarray  # (n, 14) musicians on each slot
+    slot_size: list[int]
+    slot_taken: list[bool]
+    collections: np.ndarray  # (n, 14)
+    discard: np.ndarray  # (14,)
+    taken: list[bool]  # took a slot this round
+    current: int
+    start_player: int
+    phase: int = PH_TURN
+    drawn: int = 0  # the drawn card while placing, 0 otherwise
+    pending_slot: int = -1  # slot of a take_now decision
+    choice: np.ndarray = field(default_factory=lambda: np.zeros(MAX_NUMBER + 1, np.int16))
+    final_queue: list[int] = field(default_factory=list)
+    deck_emptied: bool = False  # the deck ran out during the current action
+    in_final: bool = False  # the final phase has started
+    emptied_by: int = -1
+    last_taker: int = -1
+    round: int = 1
+    num_moves: int = 0
+
+    # -- basic queries ------------------------------------------------------------------
+
+    @property
+    def num_players(self) -> int:
+        return self.config.num_players
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.phase == PH_OVER
+
+    @property
+    def current_player(self) -> int:
+        """The seat to act, or ``-1`` once the game is over."""
+        return -1 if self.phase == PH_OVER else self.current
+
+    def slot_capacity(self, s: int) -> int:
+        return MAX_TWO_CAPACITY if self.slot_kinds[s] == K_MAX_TWO else SLOT_CAPACITY
+
+    def room_left(self, s: int) -> int:
+        return self.slot_capacity(s) - self.slot_size[s]
+
+    def clone(self) -> AuditionState:
+        return copy.deepcopy(self)
+
+    # -- legality -----------------------------------------------------------------------
+
+    def legal_mask(self, out: np.ndarray | None = None) -> np.ndarray:
+        """Legal actions as an ``int8`` mask of length 27 (written into ``out`` if given)."""
+        mask = np.zeros(NUM_ACTIONS, np.int8) if out is None else out
+        if out is not None:
+            mask.fill(0)
+        for a in self._legal_list():
+            mask[a] = 1
+        return mask
+
+    def legal_actions(self) -> list[int]:
+        """Legal action ids in ascending order (empty once the game is over)."""
+        return self._legal_list()
+
+    def _legal_list(self) -> list[int]:
+        ph = self.phase
+        n = self.config.num_players
+        if ph in (PH_TURN, PH_FINAL):
+            acts = [s for s in range(n) if not self.slot_taken[s] and self.slot_size[s] > 0]
+            if ph == PH_FINAL:
+                acts.append(PASS)
+            elif self.deck and any(
+                not self.slot_taken[s] and self.slot_size[s] < self.slot_capacity(s)
+                for s in range(n)
+            ):
+                acts.append(DRAW)
+            return acts
+        if ph == PH_PLACE:
+            return [
+                PLACE_0 + s
+                for s in range(n)
+                if not self.slot_taken[s] and self.slot_size[s] < self.slot_capacity(s)
+            ]
+        if ph == PH_TAKE_NOW:
+            return [TAKE_0 + self.pending_slot, PASS]
+        if ph in (PH_PASS_LEFT, PH_DISCARD_ONE, PH_DISCARD_OWN):
+            acts = [CHOOSE_0 + v for v in range(1, MAX_NUMBER + 1) if self.choice[v] > 0]
+            if ph == PH_DISCARD_OWN:
+                acts.insert(0, PASS)
+            return acts
+        return []
+
+    # -- transitions --------------------------------------------------------------------
+
+    def apply(self, action: int) -> None:
+        """Apply ``action`` for :attr:`current_player`.
+
+        Raises :class:`IllegalActionError` (and changes nothing) if it is not legal.
+        """
+        legal = self._legal_list()
+        if action not in legal:
+            raise IllegalActionError(
+                f"illegal action {action} ({action_name(int(action)) if isinstance(action, int | np.integer) else action!r}) "
+                f"for seat {self.current} in phase {PHASES[self.phase]!r}; "
+                f"legal: {[action_name(a) for a in legal]}"
+            )
+        action = int(action)
+        self.num_moves += 1
+        ph = self.phase
+        if ph in (PH_TURN, PH_FINAL):
+            if action == DRAW:
+                self.drawn = self.deck.pop()
+                if not self.deck:
+                    self._mark_deck_empty()
+                self.phase = PH_PLACE
+            elif action == PASS:  # final phase: take none
+                self._end_action()
+            else:
+                self._take(action - TAKE_0)
+        elif ph == PH_PLACE:
+            s = action - PLACE_0
+            self.slots[s, self.drawn] += 1
+            self.slot_size[s] += 1
+            self.drawn = 0
+            if self.slot_kinds[s] == K_TAKE_NOW:
+                self.phase = PH_TAKE_NOW
+                self.pending_slot = s
+            else:
+                self._end_action()
+        elif ph == PH_TAKE_NOW:
+            s = self.pending_slot
+            self.pending_slot = -1
+            if action == PASS:
+                self._end_action()
+            else:
+                self._take(s)
+        elif ph == PH_PASS_LEFT:
+            v = action - CHOOSE_0
+            self.collections[self.current, v] -= 1
+            self.collections[(self.current + 1) % self.config.num_players, v] += 1
+            self.choice.fill(0)
+            self._end_action()
+        elif ph in (PH_DISCARD_ONE, PH_DISCARD_OWN):
+            if action != PASS:
+                v = action - CHOOSE_0
+                self.collections[self.current, v] -= 1
+                self.discard[v] += 1
+            self.choice.fill(0)
+            self._end_action()
+
+    def _mark_deck_empty(self) -> None:
+        self.deck_emptied = True
+        self.emptied_by = self.current
+
+    def _take(self, s: int) -> None:
+        p = self.current
+        kind = self.slot_kinds[s]
+        came = self.slots[s].copy()
+        if kind == K_DISCARD_OWN:
+            before = self.collections[p].copy()
+        self.collections[p] += came
+        self.slots[s].fill(0)
+        self.slot_size[s] = 0
+        self.slot_taken[s] = True
+        self.taken[p] = True
+        self.last_taker = p
+        if kind == K_PASS_LEFT:
+            self.phase = PH_PASS_LEFT
+            self.choice[:] = came
+            return
+        if kind == K_DISCARD_ONE:
+            self.phase = PH_DISCARD_ONE
+            self.choice[:] = came
+            return
+        if kind == K_DISCARD_OWN and before.any():
+            self.phase = PH_DISCARD_OWN
+            self.choice[:] = before
+            return
+        if kind == K_DRAW_ONE and self.deck:
+            self.collections[p, self.deck.pop()] += 1
+            if not self.deck:
+                self._mark_deck_empty()
+        self._end_action()
+
+    def _end_action(self) -> None:
+        """The current player's action (with its follow-up decisions) is complete."""
+        n = self.config.num_players
+        if self.in_final:  # a final-phase choice (and its follow-ups) is complete
+            self._next_final()
+            return
+        if self.deck_emptied:
+            self.deck_emptied = False
+            self.in_final = True
+            e = self.emptied_by
+            self.final_queue = [(e + k) % n for k in range(1, n + 1) if not self.taken[(e + k) % n]]
+            self._next_final()
+            return
+        if all(self.taken):
+            self._new_round()
+            return
+        p = self.current
+        for k in range(1, n + 1):
+            q = (p + k) % n
+            if not self.taken[q]:
+                self.current = q
+                break
+        self.phase = PH_TURN
+
+    def _next_final(self) -> None:
+        if self.final_queue:
+            self.current = self.final_queue.pop(0)
+            self.phase = PH_FINAL
+        else:
+            self.phase = PH_OVER
+
+    def _new_round(self) -> None:
+        n = self.config.num_players
+        if not self.deck:
+            self.phase = PH_OVER
+            return
+        self.round += 1
+        self.slots.fill(0)
+        self.slot_size = [0] * n
+        self.slot_taken = [False] * n
+        self.taken = [False] * n
+        self.current = self.last_taker
+        self.phase = PH_TURN
+
+    # -- results ------------------------------------------------------------------------
+
+    def scores(self) -> list[int]:
+        """Current points of every seat (final once the game is over)."""
+        return [score_counts(self.collections[p])[0] for p in range(self.config.num_players)]
+
+    def quartets(self) -> list[int]:
+        return [score_counts(self.collections[p])[1] for p in range(self.config.num_players)]
+
+    def winners(self) -> list[int]:
+        """Seats with the most points; ties broken by most scoring quartets; then shared."""
+        pts = [score_counts(self.collections[p]) for p in range(self.config.num_players)]
+        best = max(pts)
+        return [p for p, sq in enumerate(pts) if sq == best]
+
+    def returns(self, mode: str = "win") -> list[float]:
+        """Terminal rewards: ``"win"`` (zero-sum win reward) or ``"score"``."""
+        if mode == "win":
+            return win_rewards(self.config.num_players, self.winners())
+        if mode == "score":
+            s = self.scores()
+            mean = sum(s) / len(s)
+            return [(x - mean) / 10.0 for x in s]
+        raise ValueError(f"reward mode must be 'win' or 'score', got {mode!r}")
+
+    # -- derived public information ---------------------------------------------------
+
+    def visible_counts(self, observer: int) -> np.ndarray:
+        """Counts per number of every card ``observer`` can see (public + their drawn card)."""
+        vis = self.collections.sum(axis=0) + self.slots.sum(axis=0) + self.discard
+        if self.drawn and self.current == observer:
+            vis[self.drawn] += 1
+        return vis
+
+    def unseen_counts(self, observer: int) -> np.ndarray:
+        """Initial composition minus everything ``observer`` can see."""
+        return deck_composition(self.config.num_players) - self.visible_counts(observer)
+
+    def card_total(self) -> int:
+        """All cards in the game, wherever they are (for conservation checks)."""
+        return int(
+            self.collections.sum()
+            + self.slots.sum()
+            + self.discard.sum()
+            + len(self.deck)
+            + len(self.removed)
+            + (1 if self.drawn else 0)
+        )
+
+
+# ----------------------------------------------------------------------------- setup
+
+
+def new_game(
+    config: AuditionConfig,
+    rng: np.random.Generator,
+    deck: list[int] | None = None,
+    start: int | None = None,
+) -> AuditionState:
+    """Deal a new game.
+
+    ``deck`` (top card first) fixes the card order; it must be exactly the game's cards. With
+    variant 2 the last 5 cards of that order are the removed ones. ``start`` fixes the start
+    seat. Otherwise both are drawn from ``rng`` (the game's only source of randomness), as is
+    the placement of a random number of action cards.
+    """
+    n = config.num_players
+    ac = config.action_cards
+    kinds = [K_CONDUCTOR] * n
+    if isinstance(ac, int):
+        if ac:
+            chosen = rng.choice(len(ACTION_KINDS), size=ac, replace=False)
+            where = rng.choice(n, size=ac, replace=False)
+            for k, s in zip(chosen, where, strict=True):
+                kinds[int(s)] = 1 + int(k)
+    else:
+        for s, k in enumerate(ac):
+            kinds[s] = SLOT_KINDS.index(k)
+
+    if deck is None:
+        order = full_deck(n)
+        perm = rng.permutation(len(order))
+        cards = [order[i] for i in perm]
+    else:
+        cards = [int(c) for c in deck]
+        if sorted(cards) != full_deck(n):
+            raise ValueError(
+                f"options['deck'] must be exactly the {config.num_players}-player cards "
+                f"(numbers 1..{TOP_NUMBER[n]}, number k k times, {config.num_cards} cards)"
+            )
+    if start is None:
+        start = int(rng.integers(n))
+    elif isinstance(start, bool) or not isinstance(start, int | np.integer) or not 0 <= start < n:
+        raise ValueError(f"options['start'] must be a seat in 0..{n - 1}, got {start!r}")
+
+    removed: list[int] = []
+    if config.uncertain_counts:
+        removed = cards[-NUM_REMOVED_UNCERTAIN:]
+        cards = cards[:-NUM_REMOVED_UNCERTAIN]
+    cards.reverse()  # the top card is popped from the end
+    return AuditionState(
+        config=config,
+        slot_kinds=kinds,
+        deck=cards,
+        removed=removed,
+        slots=np.zeros((n, MAX_NUMBER + 1), np.int16),
+        slot_size=[0] * n,
+        slot_taken=[False] * n,
+        collections=np.zeros((n, MAX_NUMBER + 1), np.int16),
+        discard=np.zeros(MAX_NUMBER + 1, np.int16),
+        taken=[False] * n,
+        current=int(start),
+        start_player=int(start),
+    )

@@ -1,0 +1,98 @@
+"""Bad input: constructor validation, illegal actions through env() and on the raw engine."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+
+from envs import audition_v0
+from envs.audition import rules as R
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "argument"),
+    [
+        (dict(num_players=1), "num_players"),
+        (dict(num_players=7), "num_players"),
+        (dict(num_players="2"), "num_players"),
+        (dict(num_players=True), "num_players"),
+        (dict(action_cards=["shuffle"]), "action_cards"),
+        (dict(action_cards=["max_two", "max_two"]), "action_cards"),
+        (dict(action_cards=["max_two", "pass_left", "take_now"]), "action_cards"),
+        (dict(action_cards=3), "action_cards"),
+        (dict(action_cards=-1), "action_cards"),
+        (dict(action_cards="max_two"), "action_cards"),
+        (dict(action_cards=True), "action_cards"),
+        (dict(uncertain_counts="yes"), "uncertain_counts"),
+        (dict(reward_mode="points"), "reward_mode"),
+        (dict(render_mode="rgb_array"), "render_mode"),
+        (dict(seer=1), "seer"),
+    ],
+)
+def test_invalid_constructor_arguments_name_the_argument(kwargs, argument):
+    with pytest.raises(ValueError, match=argument):
+        audition_v0.env(**kwargs)
+
+
+def test_error_lists_allowed_kinds():
+    with pytest.raises(ValueError, match="take_now"):
+        audition_v0.env(action_cards=["bogus"])
+
+
+def test_invalid_reset_options():
+    env = audition_v0.raw_env(num_players=2)
+    with pytest.raises(ValueError, match="deck"):
+        env.reset(options={"deck": [1, 2, 3]})
+    with pytest.raises(ValueError, match="deck"):
+        env.reset(options={"deck": R.full_deck(3)})
+    with pytest.raises(ValueError, match="start"):
+        env.reset(options={"start": 2})
+
+
+def test_illegal_action_through_env_ends_the_game_via_terminate_illegal_wrapper(caplog):
+    env = audition_v0.env(num_players=3)
+    env.reset(seed=0)
+    offender = env.agent_selection
+    env.step(R.TAKE_0)  # slots are empty: taking is illegal
+    assert "Illegal move" in caplog.text
+    assert all(env.terminations.values())
+    assert env._cumulative_rewards[offender] == -1
+    assert all(env._cumulative_rewards[a] == 0 for a in env.possible_agents if a != offender)
+
+
+def test_out_of_bounds_action_is_rejected_by_the_wrapper():
+    env = audition_v0.env(num_players=2)
+    env.reset(seed=0)
+    with pytest.raises(AssertionError):
+        env.step(27)
+
+
+def test_illegal_action_on_the_engine_raises_and_leaves_the_state_unchanged():
+    state = R.new_game(R.AuditionConfig(4, 4, True), np.random.default_rng(1))
+    rng = np.random.default_rng(2)
+    for _ in range(40):
+        state.apply(int(rng.choice(state.legal_actions())))
+    for bad in [a for a in range(R.NUM_ACTIONS) if a not in state.legal_actions()] + [-1, 27, 99]:
+        before = pickle.dumps(state)
+        with pytest.raises(R.IllegalActionError, match="illegal action"):
+            state.apply(bad)
+        assert pickle.dumps(state) == before
+
+
+def test_illegal_action_on_raw_env_raises_clear_error():
+    env = audition_v0.raw_env(num_players=2)
+    env.reset(seed=0)
+    with pytest.raises(audition_v0.IllegalActionError, match="legal: \\['DRAW'\\]"):
+        env.step(R.PASS)
+    env.step(R.DRAW)  # still usable afterwards
+
+
+def test_applying_after_the_end_is_illegal():
+    state = R.new_game(R.AuditionConfig(2), np.random.default_rng(0))
+    rng = np.random.default_rng(0)
+    while not state.is_terminal:
+        state.apply(int(rng.choice(state.legal_actions())))
+    with pytest.raises(R.IllegalActionError, match="'over'"):
+        state.apply(R.DRAW)
