@@ -52,5 +52,7 @@ def run(args: argparse.Namespace) -> int:
         if not args.quiet:
             print(f"\n{agent}: {R.action_name(action)}")
             print(env.render())
-    print(f"\nGame over after {moves} moves. Scores: {final['scores']}. Winners: {final['winners']}")
+    print(
+        f"\nGame over after {moves} moves. Scores: {final['scores']}. Winners: {final['winners']}"
+    )
     return 0

@@ -103,62 +103,92 @@ class ObservationEncoder:
             return
         self._static_key = key
         L = self.layout
-        self._buf.fill(0.0)
-        self._slots[:n, : len(R.SLOT_KINDS)] = np.eye(len(R.SLOT_KINDS), dtype=np.float32)[
-            state.slot_kinds
-        ]
-        self._slots[:n, len(R.SLOT_KINDS)] = 1.0
+        buf = self._buf
+        buf.fill(0.0)
+        k = len(R.SLOT_KINDS)
+        self._slots[:n, :k] = np.eye(k, dtype=np.float32)[state.slot_kinds]
+        self._slots[:n, k] = 1.0
         self._players[:n, 0] = 1.0
-        self._buf[L["num_players"].start + n - R.MIN_PLAYERS] = 1.0
+        buf[L["num_players"].start + n - R.MIN_PLAYERS] = 1.0
         v = L["variants"].start
-        self._buf[v] = float(any(k != R.K_CONDUCTOR for k in state.slot_kinds))
-        self._buf[v + 1] = float(state.config.uncertain_counts)
-        self._orders = [(p + np.arange(n)) % n for p in range(n)]
-        self._composition = R.deck_composition(n)
-        self._capacity = np.array([state.slot_capacity(s) for s in range(n)], np.float32)
+        buf[v] = float(any(kind != R.K_CONDUCTOR for kind in state.slot_kinds))
+        buf[v + 1] = float(state.config.uncertain_counts)
+        self._n = n
+        self._orders = [[(p + i) % n for i in range(n)] for p in range(n)]
+        self._order_arrays = [np.array(o) for o in self._orders]
+        self._capacity = [state.slot_capacity(s) for s in range(n)]
+        # flat indices and views used by encode()
+        self._i_phase = L["phase"].start
+        self._i_final = L["in_final"].start
+        self._i_drawn = L["drawn_card"].start
+        self._i_unseen = L["unseen"].start
+        self._i_deck = L["deck_size"].start
+        self._i_slots = L["slots"].start
+        self._i_players = L["players"].start
+        self._choice_view = buf[L["pending_choice"]]
+        self._slot_counts = self._slots[:n, k + 3 :]
+        self._coll_counts = self._players[:n, 4:]
+        self._unseen_view = buf[L["unseen"]]
+        self._discard_view = buf[L["discard"]]
+        self._prev_phase = 0
+        self._prev_drawn = -1
+        self._choice_dirty = False
 
     def encode(self, state: R.AuditionState, observer: int) -> np.ndarray:
+        """The observation of ``observer`` (a fresh array; the encoder keeps no reference)."""
         self._set_static(state)
-        L = self.layout
         buf = self._buf
-        n = state.num_players
-        mine = state.current == observer and state.phase != R.PH_OVER
+        n = self._n
+        over = state.phase == R.PH_OVER
+        mine = state.current == observer and not over
 
-        ph = L["phase"].start
-        buf[ph : ph + len(R.PHASES)] = 0.0
-        buf[ph + state.phase] = 1.0
-        buf[L["in_final"].start] = float(state.in_final)
+        buf[self._i_phase + self._prev_phase] = 0.0
+        buf[self._i_phase + state.phase] = 1.0
+        self._prev_phase = state.phase
+        buf[self._i_final] = state.in_final
 
-        d = L["drawn_card"].start
-        buf[d : d + R.MAX_NUMBER] = 0.0
-        if mine and state.drawn:
-            buf[d + state.drawn - 1] = 1.0
-        buf[L["pending_choice"]] = state.choice[1:] / 13.0 if mine else 0.0
+        if self._prev_drawn >= 0:
+            buf[self._prev_drawn] = 0.0
+            self._prev_drawn = -1
+        drawn = state.drawn if mine else 0
+        if drawn:
+            self._prev_drawn = self._i_drawn + drawn - 1
+            buf[self._prev_drawn] = 1.0
+        if mine and state.phase in _CHOICE_PHASES:
+            np.multiply(state.choice[1:], 1.0 / 13.0, out=self._choice_view)
+            self._choice_dirty = True
+        elif self._choice_dirty:
+            self._choice_view.fill(0.0)
+            self._choice_dirty = False
 
-        k = len(R.SLOT_KINDS)
-        slots = self._slots
-        slots[:n, k + 1] = state.slot_taken
-        slots[:n, k + 2] = (self._capacity - state.slot_size) / R.SLOT_CAPACITY
-        slots[:n, k + 3 :] = state.slots[:, 1:] / float(R.SLOT_CAPACITY)
+        base = self._i_slots + len(R.SLOT_KINDS) + 1
+        size, taken, cap = state.slot_size, state.slot_taken, self._capacity
+        for s in range(n):
+            buf[base] = taken[s]
+            buf[base + 1] = (cap[s] - size[s]) * 0.25
+            base += N_SLOT_FEATURES
+        np.multiply(state.slots[:, 1:], 0.25, out=self._slot_counts)
 
-        order = self._orders[observer]
-        coll = state.collections[order]
-        c = coll[:, 1:]
-        points = (c == 1).sum(axis=1) + 5 * (c == 4).sum(axis=1)
-        players = self._players
-        players[:n, 1] = order == state.current if state.phase != R.PH_OVER else 0.0
-        players[:n, 2] = np.asarray(state.taken)[order]
-        players[:n, 3] = points / SCORE_SCALE
-        players[:n, 4:] = c / 13.0
+        current = -1 if over else state.current
+        points, ptaken = state.points, state.taken
+        base = self._i_players + 1
+        for p in self._orders[observer]:
+            buf[base] = p == current
+            buf[base + 1] = ptaken[p]
+            buf[base + 2] = points[p] / SCORE_SCALE
+            base += N_PLAYER_FEATURES
+        np.multiply(
+            state.collections[self._order_arrays[observer], 1:], 1.0 / 13.0, out=self._coll_counts
+        )
 
-        visible = state.collections.sum(axis=0) + state.slots.sum(axis=0) + state.discard
-        if mine and state.drawn:
-            visible[state.drawn] += 1
-        buf[L["unseen"]] = (self._composition - visible)[1:] / 13.0
-        buf[L["deck_size"].start] = len(state.deck) / MAX_CARDS
-        buf[L["discard"]] = state.discard[1:] / 13.0
+        np.multiply(state.public_unseen[1:], 1.0 / 13.0, out=self._unseen_view)
+        if drawn:  # the drawer has seen their card
+            buf[self._i_unseen + drawn - 1] -= 1.0 / 13.0
+        buf[self._i_deck] = len(state.deck) / MAX_CARDS
+        np.multiply(state.discard[1:], 1.0 / 13.0, out=self._discard_view)
 
         if self.seer:
+            L = self.layout
             s = L["seer_next"].start
             buf[s : s + R.MAX_NUMBER] = 0.0
             if state.deck:
@@ -168,3 +198,6 @@ class ObservationEncoder:
             removed = np.bincount(state.removed, minlength=R.MAX_NUMBER + 1)
             buf[L["seer_removed"]] = removed[1:] / 13.0
         return buf.copy()
+
+
+_CHOICE_PHASES = frozenset((R.PH_PASS_LEFT, R.PH_DISCARD_ONE, R.PH_DISCARD_OWN))

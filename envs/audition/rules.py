@@ -273,6 +273,24 @@ class AuditionState:
     last_taker: int = -1
     round: int = 1
     num_moves: int = 0
+    # Derived caches, kept up to date by apply() (call refresh() after editing a state by hand):
+    points: list[int] = field(default_factory=list)  # current points per seat
+    quartet_counts: list[int] = field(default_factory=list)  # scoring quartets per seat
+    public_unseen: np.ndarray = field(  # composition minus all face-up cards, per number
+        default_factory=lambda: np.zeros(MAX_NUMBER + 1, np.int16)
+    )
+
+    def refresh(self) -> None:
+        """Recompute the derived caches from the state (after building a state by hand)."""
+        n = self.config.num_players
+        sq = [score_counts(self.collections[p]) for p in range(n)]
+        self.points = [x[0] for x in sq]
+        self.quartet_counts = [x[1] for x in sq]
+        face_up = self.collections.sum(axis=0) + self.slots.sum(axis=0) + self.discard
+        self.public_unseen = (deck_composition(n) - face_up).astype(np.int16)
+
+    def _rescore(self, p: int) -> None:
+        self.points[p], self.quartet_counts[p] = score_counts(self.collections[p].tolist())
 
     # -- basic queries ------------------------------------------------------------------
 
@@ -372,6 +390,7 @@ class AuditionState:
             s = action - PLACE_0
             self.slots[s, self.drawn] += 1
             self.slot_size[s] += 1
+            self.public_unseen[self.drawn] -= 1
             self.drawn = 0
             if self.slot_kinds[s] == K_TAKE_NOW:
                 self.phase = PH_TAKE_NOW
@@ -387,8 +406,11 @@ class AuditionState:
                 self._take(s)
         elif ph == PH_PASS_LEFT:
             v = action - CHOOSE_0
+            left = (self.current + 1) % self.config.num_players
             self.collections[self.current, v] -= 1
-            self.collections[(self.current + 1) % self.config.num_players, v] += 1
+            self.collections[left, v] += 1
+            self._rescore(self.current)
+            self._rescore(left)
             self.choice.fill(0)
             self._end_action()
         elif ph in (PH_DISCARD_ONE, PH_DISCARD_OWN):
@@ -396,6 +418,7 @@ class AuditionState:
                 v = action - CHOOSE_0
                 self.collections[self.current, v] -= 1
                 self.discard[v] += 1
+                self._rescore(self.current)
             self.choice.fill(0)
             self._end_action()
 
@@ -410,6 +433,7 @@ class AuditionState:
         if kind == K_DISCARD_OWN:
             before = self.collections[p].copy()
         self.collections[p] += came
+        self._rescore(p)
         self.slots[s].fill(0)
         self.slot_size[s] = 0
         self.slot_taken[s] = True
@@ -428,7 +452,10 @@ class AuditionState:
             self.choice[:] = before
             return
         if kind == K_DRAW_ONE and self.deck:
-            self.collections[p, self.deck.pop()] += 1
+            card = self.deck.pop()
+            self.collections[p, card] += 1
+            self.public_unseen[card] -= 1
+            self._rescore(p)
             if not self.deck:
                 self._mark_deck_empty()
         self._end_action()
@@ -481,14 +508,15 @@ class AuditionState:
 
     def scores(self) -> list[int]:
         """Current points of every seat (final once the game is over)."""
-        return [score_counts(self.collections[p])[0] for p in range(self.config.num_players)]
+        return list(self.points)
 
     def quartets(self) -> list[int]:
-        return [score_counts(self.collections[p])[1] for p in range(self.config.num_players)]
+        """Scoring quartets (exactly 4 of a number) of every seat."""
+        return list(self.quartet_counts)
 
     def winners(self) -> list[int]:
         """Seats with the most points; ties broken by most scoring quartets; then shared."""
-        pts = [score_counts(self.collections[p]) for p in range(self.config.num_players)]
+        pts = list(zip(self.points, self.quartet_counts, strict=True))
         best = max(pts)
         return [p for p, sq in enumerate(pts) if sq == best]
 
@@ -504,16 +532,13 @@ class AuditionState:
 
     # -- derived public information ---------------------------------------------------
 
-    def visible_counts(self, observer: int) -> np.ndarray:
-        """Counts per number of every card ``observer`` can see (public + their drawn card)."""
-        vis = self.collections.sum(axis=0) + self.slots.sum(axis=0) + self.discard
-        if self.drawn and self.current == observer:
-            vis[self.drawn] += 1
-        return vis
-
     def unseen_counts(self, observer: int) -> np.ndarray:
-        """Initial composition minus everything ``observer`` can see."""
-        return deck_composition(self.config.num_players) - self.visible_counts(observer)
+        """Initial composition minus everything ``observer`` can see (the face-up cards and,
+        for the drawer, the drawn card): the deck, the removed cards and others' drawn card."""
+        unseen = self.public_unseen.copy()
+        if self.drawn and self.current == observer:
+            unseen[self.drawn] -= 1
+        return unseen
 
     def card_total(self) -> int:
         """All cards in the game, wherever they are (for conservation checks)."""
@@ -577,7 +602,7 @@ def new_game(
         removed = cards[-NUM_REMOVED_UNCERTAIN:]
         cards = cards[:-NUM_REMOVED_UNCERTAIN]
     cards.reverse()  # the top card is popped from the end
-    return AuditionState(
+    state = AuditionState(
         config=config,
         slot_kinds=kinds,
         deck=cards,
@@ -591,3 +616,5 @@ def new_game(
         current=int(start),
         start_player=int(start),
     )
+    state.refresh()
+    return state

@@ -61,6 +61,11 @@ def test_random_play_invariants(cfg, seed):
             0 <= state.slot_size[s] <= state.slot_capacity(s) for s in range(cfg.num_players)
         )
         assert (state.collections >= 0).all()
+        # the derived caches agree with a recomputation from scratch
+        fresh = state.clone()
+        fresh.refresh()
+        assert fresh.points == state.points and fresh.quartet_counts == state.quartet_counts
+        assert (fresh.public_unseen == state.public_unseen).all()
         assert steps < 2000, "every game ends"
     assert state.legal_actions() == [] and not state.legal_mask().any()
     r = state.returns("win")

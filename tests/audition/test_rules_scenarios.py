@@ -142,6 +142,7 @@ def _burn(st: R.AuditionState, leave: int) -> None:
     while len(st.deck) > leave:
         st.collections[p, st.deck.pop()] += 1
         p = (p + 1) % st.num_players
+    st.refresh()
 
 
 def test_deck_runs_out_mid_round_final_phase_order_and_take_none():
@@ -211,6 +212,7 @@ def _finished(collections: list[list[int]]) -> R.AuditionState:
     st = game(n)
     st.collections[:] = np.array(collections, np.int16)
     st.phase = R.PH_OVER
+    st.refresh()
     return st
 
 

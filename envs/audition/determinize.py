@@ -1,0 +1,97 @@
+"""Audition — build a full engine state from one player's view (determinization).
+
+Search agents (``audition.expert``) may only use what their player knows: the
+:class:`~envs.audition.view.AuditionView`. :func:`determinize` turns such a view into an
+:class:`~envs.audition.rules.AuditionState` that agrees with everything the view shows and fills
+in what it hides by sampling, with the caller's ``np.random.Generator``:
+
+| hidden in the view | filled in by |
+|---|---|
+| the deck order | a uniform shuffle of the unseen cards (``view.unseen``) |
+| the variant-2 removed cards | the first ``view.num_removed`` cards of the same shuffle |
+| the card another player has drawn and not yet placed | the next card of that shuffle |
+| who emptied the deck (final-phase order) | assumed: every untaken seat after the current one is still to choose |
+| who took the last slot this round (next round's starter) | the nearest taker before the current seat |
+| another player's pending ``CHOOSE`` | not filled: ``ValueError`` (use the view of the player to act) |
+
+The view does not say who emptied the deck or who has already passed in the final phase, nor the
+order in which slots were taken this round; the two assumptions above are the choices made for
+those (they only change who moves first in simulated futures, never a card count). Everything
+else is copied. The result is a fresh state: the view is never changed and the sampled state
+shares nothing with it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.audition import rules as R
+from envs.audition.view import AuditionView
+
+
+def determinize(view: AuditionView, rng: np.random.Generator) -> R.AuditionState:
+    """A full engine state consistent with ``view``, the hidden cards drawn from ``rng``."""
+    n = view.num_players
+    kinds = [R.SLOT_KINDS.index(s.kind) for s in view.slots]
+    config = R.AuditionConfig(
+        n,
+        action_cards=sum(k != R.K_CONDUCTOR for k in kinds),
+        uncertain_counts=view.num_removed > 0,
+    )
+    phase = R.PHASES.index(view.phase)
+    current = view.current_player if view.current_player >= 0 else 0
+    if phase in (R.PH_PASS_LEFT, R.PH_DISCARD_ONE, R.PH_DISCARD_OWN) and current != view.seat:
+        raise ValueError("cannot determinize another player's pending CHOOSE (not in the view)")
+
+    unseen = [v for v in range(1, R.MAX_NUMBER + 1) for _ in range(view.unseen[v])]
+    rng.shuffle(unseen)
+    others_drawn = phase == R.PH_PLACE and current != view.seat
+    expected = view.deck_size + view.num_removed + (1 if others_drawn else 0)
+    if len(unseen) != expected:
+        raise ValueError(
+            f"view is inconsistent: {len(unseen)} unseen cards, expected {expected} "
+            f"(deck {view.deck_size} + removed {view.num_removed} + drawn {int(others_drawn)})"
+        )
+    drawn = unseen.pop() if others_drawn else view.drawn
+    removed = unseen[: view.num_removed]
+    deck = unseen[view.num_removed :]
+
+    if view.choice and view.current_player == view.seat:
+        choice = np.array(view.choice, np.int16)
+    else:
+        choice = np.zeros(R.MAX_NUMBER + 1, np.int16)
+    taken = list(view.taken)
+    deck_emptied = view.deck_size == 0 and not view.in_final and phase != R.PH_OVER
+    final_queue = (
+        [(current + k) % n for k in range(1, n) if not taken[(current + k) % n]]
+        if view.in_final
+        else []
+    )
+    last_taker = next((p for k in range(1, n + 1) if taken[p := (current - k) % n]), -1)
+
+    state = R.AuditionState(
+        config=config,
+        slot_kinds=kinds,
+        deck=deck,
+        removed=removed,
+        slots=np.array([s.cards for s in view.slots], np.int16),
+        slot_size=[s.size for s in view.slots],
+        slot_taken=[s.taken for s in view.slots],
+        collections=np.array(view.collections, np.int16),
+        discard=np.array(view.discard, np.int16),
+        taken=taken,
+        current=current,
+        start_player=current,
+        phase=phase,
+        drawn=int(drawn),
+        pending_slot=kinds.index(R.K_TAKE_NOW) if phase == R.PH_TAKE_NOW else -1,
+        choice=choice,
+        final_queue=final_queue,
+        deck_emptied=deck_emptied,
+        in_final=view.in_final,
+        emptied_by=current if deck_emptied else -1,
+        last_taker=last_taker,
+        round=view.round,
+    )
+    state.refresh()
+    return state
