@@ -94,12 +94,12 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
 from envs.audition import rules as R
 from envs.audition.observation import ObservationEncoder
 from envs.audition.render import render_table
 from envs.audition.view import AuditionView, make_view
+from envs.wrappers import classic_wrappers
 
 REWARD_MODES = ("win", "score")
 RENDER_MODES = ("ansi", "human")
@@ -187,9 +187,10 @@ class raw_env(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.agent_name_mapping[agent]
         state = self.state
-        mask = np.zeros(R.NUM_ACTIONS, np.int8)
         if seat == state.current_player:
-            state.legal_mask(mask)
+            mask = state.legal_mask()
+        else:
+            mask = np.zeros(R.NUM_ACTIONS, np.int8)
         return {"observation": self._encoder.encode(state, seat), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
@@ -245,9 +246,6 @@ class raw_env(AECEnv):
 
 
 def env(**kwargs: Any) -> AECEnv:
-    """The wrapped environment: TerminateIllegal → AssertOutOfBounds → OrderEnforcing."""
-    e = raw_env(**kwargs)
-    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    e = wrappers.OrderEnforcingWrapper(e)
-    return e
+    """The wrapped environment: TerminateIllegal → AssertOutOfBounds → OrderEnforcing
+    (PettingZoo's classes, with fast attribute forwarding: see :mod:`envs.wrappers`)."""
+    return classic_wrappers(raw_env(**kwargs), illegal_reward=-1)

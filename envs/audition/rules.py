@@ -279,6 +279,7 @@ class AuditionState:
     public_unseen: np.ndarray = field(  # composition minus all face-up cards, per number
         default_factory=lambda: np.zeros(MAX_NUMBER + 1, np.int16)
     )
+    _legal: list[int] | None = field(default=None, repr=False, compare=False)
 
     def refresh(self) -> None:
         """Recompute the derived caches from the state (after building a state by hand)."""
@@ -288,6 +289,7 @@ class AuditionState:
         self.quartet_counts = [x[1] for x in sq]
         face_up = self.collections.sum(axis=0) + self.slots.sum(axis=0) + self.discard
         self.public_unseen = (deck_composition(n) - face_up).astype(np.int16)
+        self._legal = None
 
     def _rescore(self, p: int) -> None:
         self.points[p], self.quartet_counts[p] = score_counts(self.collections[p].tolist())
@@ -323,15 +325,20 @@ class AuditionState:
         mask = np.zeros(NUM_ACTIONS, np.int8) if out is None else out
         if out is not None:
             mask.fill(0)
-        for a in self._legal_list():
-            mask[a] = 1
+        mask[self._legal_list()] = 1
         return mask
 
     def legal_actions(self) -> list[int]:
         """Legal action ids in ascending order (empty once the game is over)."""
-        return self._legal_list()
+        return list(self._legal_list())
 
     def _legal_list(self) -> list[int]:
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal
+
+    def _compute_legal(self) -> list[int]:
         ph = self.phase
         n = self.config.num_players
         if ph in (PH_TURN, PH_FINAL):
@@ -374,6 +381,7 @@ class AuditionState:
                 f"legal: {[action_name(a) for a in legal]}"
             )
         action = int(action)
+        self._legal = None  # the cached legal actions are stale from here on
         self.num_moves += 1
         ph = self.phase
         if ph in (PH_TURN, PH_FINAL):
