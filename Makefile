@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.parlour-installed
 PYTEST_ARGS ?=
 
-.PHONY: run test test-slow lint format clean
+.PHONY: run test test-slow bench lint format clean
 
 $(STAMP): pyproject.toml constraints.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -23,6 +23,11 @@ test: $(STAMP)
 
 test-slow: $(STAMP)
 	$(PY) -m pytest -q -n 2 -m slow $(PYTEST_ARGS)
+
+bench: $(STAMP)
+	mkdir -p bench_results
+	$(PY) -m pip install --quiet -c constraints.txt -e ".[bench]"
+	$(VENV)/bin/parlour bench --json bench_results/latest.json
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff format --check .

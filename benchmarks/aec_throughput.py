@@ -11,7 +11,7 @@ Run: ``python -m benchmarks.aec_throughput [--steps N] [--repeats R] [--json PAT
 from __future__ import annotations
 
 import argparse
-import json
+import importlib
 import statistics
 import time
 from collections.abc import Callable
@@ -48,44 +48,60 @@ def median_rate(make_env: Callable[[], Any], steps: int, repeats: int) -> float:
 
 
 def peers() -> dict[str, Callable[[], Any]]:
+    """PettingZoo's peers (the ``bench`` extra: pygame, rlcard, open_spiel)."""
     out: dict[str, Callable[[], Any]] = {}
-    try:
-        from pettingzoo.classic import connect_four_v3, tictactoe_v3
-
-        out["tictactoe_v3"] = tictactoe_v3.env
-        out["connect_four_v3"] = connect_four_v3.env
-    except ImportError as exc:  # pygame missing: install the `bench` extra
-        print(f"PettingZoo classic peers unavailable: {exc}")
+    for name in (
+        "tictactoe_v3",
+        "connect_four_v3",
+        "leduc_holdem_v4",
+        "texas_holdem_v4",
+        "hanabi_v5",
+    ):
+        try:
+            module = importlib.import_module(f"pettingzoo.classic.{name}")
+        except Exception as exc:  # pygame / rlcard / open_spiel missing: the bench extra
+            print(f"peer {name} unavailable (install the bench extra): {exc}")
+            continue
+        out[name] = module.env
     return out
 
 
 def ours() -> dict[str, Callable[[], Any]]:
     from envs import audition_v0
 
-    return {
+    out: dict[str, Callable[[], Any]] = {
         "audition_v0 2p": lambda: audition_v0.env(num_players=2),
         "audition_v0 2p variants": lambda: audition_v0.env(
             num_players=2, action_cards=2, uncertain_counts=True
         ),
-        "audition_v0 4p": lambda: audition_v0.env(num_players=4),
+        "audition_v0 4p variants": lambda: audition_v0.env(
+            num_players=4, action_cards=4, uncertain_counts=True
+        ),
         "audition_v0 6p": lambda: audition_v0.env(num_players=6),
         "audition_v0 6p variants": lambda: audition_v0.env(
             num_players=6, action_cards=6, uncertain_counts=True
         ),
     }
+    try:
+        from envs import awkward_guests_v0
+    except ImportError:
+        return out
+    for n in (1, 2, 4, 8):
+        for level in ("easy", "expert"):
+            out[f"awkward_guests_v0 {n}p {level}"] = lambda n=n, level=level: awkward_guests_v0.env(
+                num_players=n, level=level
+            )
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--steps", type=int, default=20000)
     ap.add_argument("--repeats", type=int, default=5)
-    ap.add_argument("--json", default=None)
     args = ap.parse_args(argv)
-    results: dict[str, float] = {}
     envs = {**peers(), **ours()}
-    # Interleave repeats so that machine noise hits every env alike.
     samples: dict[str, list[float]] = {k: [] for k in envs}
-    for r in range(args.repeats):
+    for r in range(args.repeats):  # interleaved, so machine noise hits every env alike
         for name, make in envs.items():
             samples[name].append(aec_steps_per_second(make, args.steps, seed=r))
     results = {k: statistics.median(v) for k, v in samples.items()}
@@ -94,22 +110,6 @@ def main(argv: list[str] | None = None) -> int:
     for name, rate in results.items():
         ratio = f"{rate / ref:.2f}x" if ref else "-"
         print(f"{name:<28}{rate:>12,.0f}{ratio:>18}")
-    if args.json:
-        figures = [
-            {
-                "name": f"AEC steps/s {name}",
-                "value": rate,
-                "unit": "steps/s",
-                "peer": "tictactoe_v3" if ref else None,
-                "peer_value": ref,
-                "ratio": rate / ref if ref else None,
-                "steps": args.steps,
-                "repeats": args.repeats,
-            }
-            for name, rate in results.items()
-        ]
-        with open(args.json, "w") as f:
-            json.dump({"figures": figures}, f, indent=2)
     return 0
 
 

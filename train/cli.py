@@ -5,8 +5,11 @@ lazily so that a missing optional extra (e.g. torch for ``train``) never breaks 
 
 | subcommand | module | what it does |
 |---|---|---|
+| ``bench`` | ``benchmarks.run`` | throughput / speed figures beside PettingZoo and OpenSpiel peers |
 | ``case`` | ``envs.awkward_guests.cli`` | generate / show / check Awkward Guests cases, level table |
 | ``demo`` | ``envs.audition.demo`` | play one rendered game between random agents |
+| ``eval`` | ``train.evaluate`` | tournament between agents: JSON / Markdown / PNG results |
+| ``train`` | ``train.train`` | MaskablePPO self-play training from a YAML config |
 
 A subcommand module exposes ``HELP`` (one line), ``add_arguments(parser)`` and ``run(args) ->
 int`` (the exit code).
@@ -20,8 +23,11 @@ import sys
 
 #: subcommand name -> module implementing it
 SUBCOMMANDS: dict[str, str] = {
+    "bench": "benchmarks.run",
     "case": "envs.awkward_guests.cli",
     "demo": "envs.audition.demo",
+    "eval": "train.evaluate",
+    "train": "train.train",
 }
 
 

@@ -1,0 +1,210 @@
+"""``parlour bench``: every figure of the performance spec in one run, with ratios to peers.
+
+| section | ours | peer (same run) | target |
+|---|---|---|---|
+| AEC steps/s, masked random play through ``env()`` | ``audition_v0`` 2/4/6p ± variants; ``awkward_guests_v0`` 1/2/4/8p easy/expert | ``tictactoe_v3`` (Audition), ``hanabi_v5`` (Awkward Guests); ``connect_four_v3``, ``leduc_holdem_v4``, ``texas_holdem_v4`` listed | ≥ 2× tictactoe; ≥ hanabi |
+| engine steps/s (legal actions + apply) | Audition engine | OpenSpiel ``python_kuhn_poker``, ``python_liars_poker`` (C++ ``kuhn_poker``, ``leduc_poker`` listed) | ≥ the Python games |
+| Awkward Guests case engine | generation per level (median/p95), add one card, solve 70 cards, ``reset()`` | — | < 50 ms, < 1 ms, < 50 ms |
+| training steps/s | MaskablePPO on Audition 2p | MaskablePPO on ``connect_four_v3``, same settings | ≥ connect four |
+| peak memory | one env process (Audition 6p, Awkward Guests 8p); a 2-process training run (train section) | ``tictactoe_v3`` env process | — |
+
+Every rate is the median of ``repeats`` interleaved timed blocks (so machine noise hits ours and
+the peers alike); each figure records its steps and repeats. The peers come from the ``bench``
+extra (``pip install -e .[bench]``); a missing peer is reported and its ratios left null.
+
+``parlour bench [--quick] [--json PATH] [--steps N] [--repeats R] [--sections aec,engine,guests,train,memory]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+HELP = "measure throughput against PettingZoo / OpenSpiel peers (not part of make test)"
+SECTIONS = ("aec", "engine", "guests", "train", "memory")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--quick", action="store_true", help="fewer steps and repeats")
+    parser.add_argument("--json", default=None, help="write the figures to this JSON file")
+    parser.add_argument("--steps", type=int, default=None, help="AEC steps per timed block")
+    parser.add_argument("--repeats", type=int, default=None, help="timed blocks per figure")
+    parser.add_argument(
+        "--sections",
+        default=",".join(SECTIONS),
+        help=f"comma-separated subset of {','.join(SECTIONS)}",
+    )
+
+
+def _figure(name, value, unit, peer=None, peer_value=None, **extra) -> dict[str, Any]:
+    ratio = value / peer_value if peer_value else None
+    return {
+        "name": name,
+        "value": value,
+        "unit": unit,
+        "peer": peer if peer_value else None,
+        "peer_value": peer_value,
+        "ratio": ratio,
+        **extra,
+    }
+
+
+def _interleaved(cases: dict[str, Callable[[int], float]], repeats: int) -> dict[str, float]:
+    samples: dict[str, list[float]] = {k: [] for k in cases}
+    for r in range(repeats):
+        for name, run in cases.items():
+            samples[name].append(run(r))
+    return {k: statistics.median(v) for k, v in samples.items()}
+
+
+def aec_figures(steps: int, repeats: int) -> list[dict]:
+    from benchmarks import aec_throughput as A
+
+    peers, ours = A.peers(), A.ours()
+    cases = {
+        name: (lambda r, make=make: A.aec_steps_per_second(make, steps, seed=r))
+        for name, make in {**peers, **ours}.items()
+    }
+    rates = _interleaved(cases, repeats)
+    figs = []
+    for name in peers:
+        figs.append(_figure(f"AEC {name}", rates[name], "steps/s", steps=steps, repeats=repeats))
+    for name in ours:
+        peer = "tictactoe_v3" if name.startswith("audition") else "hanabi_v5"
+        figs.append(
+            _figure(
+                f"AEC {name}",
+                rates[name],
+                "steps/s",
+                peer,
+                rates.get(peer),
+                steps=steps,
+                repeats=repeats,
+            )
+        )
+    return figs
+
+
+def engine_figures(steps: int, repeats: int) -> list[dict]:
+    from benchmarks import engine_throughput as E
+
+    ours = E.cases(steps)
+    try:
+        peers = E.peer_cases(steps)
+        peers["python_kuhn_poker"](0)
+    except ImportError as exc:
+        print(f"OpenSpiel peers unavailable (install the bench extra): {exc}")
+        peers = {}
+    rates = _interleaved({**peers, **ours}, repeats)
+    figs = [
+        _figure(f"engine {n}", rates[n], "steps/s", steps=steps, repeats=repeats) for n in peers
+    ]
+    for name in ours:
+        for peer in ("python_kuhn_poker", "python_liars_poker"):
+            figs.append(
+                _figure(
+                    f"{name} vs {peer}",
+                    rates[name],
+                    "steps/s",
+                    peer,
+                    rates.get(peer),
+                    steps=steps,
+                    repeats=repeats,
+                )
+            )
+    return figs
+
+
+def guests_figures(quick: bool) -> list[dict]:
+    try:
+        module = importlib.import_module("benchmarks.guests")
+    except ImportError as exc:
+        print(f"Awkward Guests benchmarks unavailable: {exc}")
+        return []
+    return module.figures(quick=quick)
+
+
+def train_figures(quick: bool) -> list[dict]:
+    try:
+        module = importlib.import_module("benchmarks.training_throughput")
+    except ImportError as exc:
+        print(f"training throughput unavailable (needs the train extra): {exc}")
+        return []
+    return module.figures(quick=quick)
+
+
+def memory_figures() -> list[dict]:
+    from benchmarks.memory import env_peak_rss_mib
+
+    ours, base = env_peak_rss_mib("envs.audition_v0", "num_players=6, action_cards=6")
+    figs = []
+    try:
+        peer, _ = env_peak_rss_mib("pettingzoo.classic.tictactoe_v3")
+    except Exception as exc:  # the peer's import needs pygame (bench extra)
+        print(f"tictactoe_v3 memory peer unavailable: {exc}")
+        peer = None
+    figs.append(
+        _figure("peak RSS, one audition_v0 6p env (process)", ours, "MiB", "tictactoe_v3", peer)
+    )
+    figs.append(_figure("RSS of python + numpy alone", base, "MiB"))
+    try:
+        ours_g, _ = env_peak_rss_mib("envs.awkward_guests_v0", "num_players=8, level='expert'", 3)
+        figs.append(_figure("peak RSS, one awkward_guests_v0 8p env (process)", ours_g, "MiB"))
+    except Exception as exc:
+        print(f"awkward_guests_v0 memory unavailable: {exc}")
+    return figs
+
+
+def print_table(figures: list[dict]) -> None:
+    print(f"{'figure':<58}{'value':>14} {'unit':<8}{'peer':>20}{'peer value':>14}{'ratio':>8}")
+    for f in figures:
+        pv = f"{f['peer_value']:,.1f}" if f["peer_value"] else "-"
+        ratio = f"{f['ratio']:.2f}x" if f["ratio"] else "-"
+        print(
+            f"{f['name']:<58}{f['value']:>14,.2f} {f['unit']:<8}{f['peer'] or '-':>20}{pv:>14}{ratio:>8}"
+        )
+
+
+def run(args: argparse.Namespace) -> int:
+    sections = [s.strip() for s in args.sections.split(",") if s.strip()]
+    unknown = set(sections) - set(SECTIONS)
+    if unknown:
+        print(f"unknown sections {sorted(unknown)}; allowed: {', '.join(SECTIONS)}")
+        return 2
+    steps, repeats = (3000, 3) if args.quick else (20000, 5)
+    steps = args.steps or steps
+    repeats = args.repeats or repeats
+    t0 = time.perf_counter()
+    figures: list[dict] = []
+    if "aec" in sections:
+        figures += aec_figures(steps, repeats)
+    if "engine" in sections:
+        figures += engine_figures(steps * 5, repeats)
+    if "guests" in sections:
+        figures += guests_figures(args.quick)
+    if "train" in sections:
+        figures += train_figures(args.quick)
+    if "memory" in sections:
+        figures += memory_figures()
+    print_table(figures)
+    print(f"\n({time.perf_counter() - t0:.0f} s)")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"figures": figures}, f, indent=2)
+        print(f"wrote {args.json}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="parlour bench", description=HELP)
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,57 @@
+"""Smoke tests of the benchmark harness (`parlour bench`): figures have the spec's schema."""
+
+from __future__ import annotations
+
+import json
+
+from benchmarks import aec_throughput
+from benchmarks import run as bench
+from train.cli import main
+
+KEYS = {"name", "value", "unit", "peer", "peer_value", "ratio"}
+
+
+def _check(figs: list[dict]) -> None:
+    for f in figs:
+        assert KEYS <= set(f)
+        assert f["value"] > 0
+        if f["peer_value"]:
+            assert abs(f["ratio"] - f["value"] / f["peer_value"]) < 1e-9
+        else:
+            assert f["peer"] is None and f["ratio"] is None
+
+
+def test_engine_figures_schema_and_ratios():
+    figs = bench.engine_figures(steps=2000, repeats=1)
+    assert any(f["name"].startswith("engine audition 2p") for f in figs)
+    _check(figs)
+
+
+def test_aec_figures_pair_audition_with_tictactoe(monkeypatch):
+    monkeypatch.setattr(
+        aec_throughput, "peers", lambda: {"tictactoe_v3": aec_throughput.ours()["audition_v0 2p"]}
+    )
+    figs = bench.aec_figures(steps=200, repeats=1)
+    _check(figs)
+    aud = [f for f in figs if f["name"].startswith("AEC audition_v0")]
+    assert len(aud) == 5 and all(f["peer"] == "tictactoe_v3" for f in aud)
+
+
+def test_parlour_bench_writes_json(tmp_path, capsys):
+    path = tmp_path / "bench.json"
+    args = [
+        "bench",
+        "--sections",
+        "engine",
+        "--steps",
+        "300",
+        "--repeats",
+        "1",
+        "--json",
+        str(path),
+    ]
+    assert main(args) == 0
+    data = json.loads(path.read_text())
+    _check(data["figures"])
+    assert "ratio" in capsys.readouterr().out
+    assert main(["bench", "--sections", "nope"]) == 2
