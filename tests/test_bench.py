@@ -13,7 +13,7 @@ KEYS = {"name", "value", "unit", "peer", "peer_value", "ratio"}
 
 def _check(figs: list[dict]) -> None:
     for f in figs:
-        assert KEYS <= set(f)
+        assert set(f) >= KEYS
         assert f["value"] > 0
         if f["peer_value"]:
             assert abs(f["ratio"] - f["value"] / f["peer_value"]) < 1e-9
