@@ -70,4 +70,4 @@ def test_numpy_integer_actions_accepted():
     env = classic_wrappers(raw_env())
     env.reset(seed=0)
     env.step(np.int64(6))  # DRAW
-    assert env.unwrapped.state.phase == 1
+    assert env.unwrapped.game.phase == 1

@@ -19,7 +19,7 @@ for agent in env.agent_iter():
 |---|---|
 | Actions | ``Discrete(27)`` |
 | Agents | ``player_0 … player_{n-1}``, ``n`` in 2..6 |
-| Observation | ``{"observation": Box(0, 1, (309,), float32), "action_mask": Box(0, 1, (27,), int8)}`` |
+| Observation | ``{"observation": Box(0, 1, (321,), float32), "action_mask": Box(0, 1, (27,), int8)}`` |
 | Import | ``from envs import audition_v0`` (also ``pettingzoo.make("aec", "parlour/Audition-v0")`` where the registry exists) |
 
 Arguments
@@ -155,7 +155,9 @@ class raw_env(AECEnv):
         self.observation_spaces = {a: self._observation_space for a in self.possible_agents}
         self.action_spaces = {a: self._action_space for a in self.possible_agents}
         self._np_random: np.random.Generator | None = None
-        self.state: R.AuditionState | None = None
+        #: the engine state (hidden information: deck order, removed cards). Not PettingZoo's
+        #: ``state()``, which this env does not provide (it raises NotImplementedError).
+        self.game: R.AuditionState | None = None
         self.agents: list[str] = []
 
     # -- spaces ---------------------------------------------------------------------------
@@ -172,7 +174,7 @@ class raw_env(AECEnv):
         if seed is not None or self._np_random is None:
             self._np_random = np.random.default_rng(seed)
         options = options or {}  # other keys are ignored, as PettingZoo's api_test expects
-        self.state = R.new_game(
+        self.game = R.new_game(
             self.config, self._np_random, deck=options.get("deck"), start=options.get("start")
         )
         self.agents = list(self.possible_agents)
@@ -180,13 +182,13 @@ class raw_env(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        phase = R.PHASES[self.state.phase]
+        phase = R.PHASES[self.game.phase]
         self.infos = {a: {"phase": phase} for a in self.agents}
-        self.agent_selection = self.possible_agents[self.state.current_player]
+        self.agent_selection = self.possible_agents[self.game.current_player]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.agent_name_mapping[agent]
-        state = self.state
+        state = self.game
         if seat == state.current_player:
             mask = state.legal_mask()
         else:
@@ -198,7 +200,7 @@ class raw_env(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        state = self.state
+        state = self.game
         state.apply(action)  # raises IllegalActionError, state unchanged
         self._cumulative_rewards[agent] = 0.0
         phase = R.PHASES[state.phase]
@@ -217,7 +219,7 @@ class raw_env(AECEnv):
         else:
             for a in self.agents:
                 self.rewards[a] = 0.0
-                self.infos[a]["phase"] = phase
+            self.infos = {a: {"phase": phase} for a in self.agents}
             self.agent_selection = self.possible_agents[state.current_player]
         self._accumulate_rewards()
         if self.render_mode == "human":
@@ -227,7 +229,7 @@ class raw_env(AECEnv):
 
     def player_view(self, agent: str) -> AuditionView:
         """What ``agent`` may know, as an immutable structured view (for scripted agents)."""
-        return make_view(self.state, self.agent_name_mapping[agent])
+        return make_view(self.game, self.agent_name_mapping[agent])
 
     def render(self) -> str | None:
         if self.render_mode is None:
@@ -235,7 +237,7 @@ class raw_env(AECEnv):
 
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi'")
             return None
-        text = render_table(self.state, self.possible_agents)
+        text = render_table(self.game, self.possible_agents)
         if self.render_mode == "human":
             print(text)
             return None

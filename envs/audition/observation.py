@@ -12,7 +12,7 @@ Slots keep their table position (they are shared, not owned).
 | ``drawn_card`` | 13 | one-hot of the card the observer drew and must place (zeros for everyone else) |
 | ``pending_choice`` | 13 | counts / 13 of the numbers a pending ``CHOOSE`` may name (observer's decision only) |
 | ``slots`` | 6 × 23 | per slot: kind one-hot (7: conductor + 6 action cards), present, taken this round, room left / 4, musicians per number / 4 (13) |
-| ``players`` | 6 × 17 | per player (egocentric): present, acting now, taken a slot this round, score / 65, collection per number / 13 (13) |
+| ``players`` | 6 × 19 | per player (egocentric): present, acting now, taken a slot this round, score / 65, collection per number / 13 (13), still to choose in the final phase, took the last slot (starts the next round) |
 | ``unseen`` | 13 | initial composition minus everything the observer can see, per number / 13 |
 | ``deck_size`` | 1 | cards left in the draw pile / 91 |
 | ``discard`` | 13 | the public discard row per number / 13 |
@@ -34,7 +34,7 @@ import numpy as np
 from envs.audition import rules as R
 
 N_SLOT_FEATURES = len(R.SLOT_KINDS) + 3 + R.MAX_NUMBER  # 23
-N_PLAYER_FEATURES = 4 + R.MAX_NUMBER  # 17
+N_PLAYER_FEATURES = 4 + R.MAX_NUMBER + 2  # 19
 SCORE_SCALE = 5.0 * R.MAX_NUMBER  # 13 quartets: an upper bound on points
 MAX_CARDS = 91
 
@@ -127,7 +127,7 @@ class ObservationEncoder:
         self._i_players = L["players"].start
         self._choice_view = buf[L["pending_choice"]]
         self._slot_counts = self._slots[:n, k + 3 :]
-        self._coll_counts = self._players[:n, 4:]
+        self._coll_counts = self._players[:n, 4 : 4 + R.MAX_NUMBER]
         self._unseen_view = buf[L["unseen"]]
         self._discard_view = buf[L["discard"]]
         self._prev_phase = 0
@@ -171,11 +171,14 @@ class ObservationEncoder:
 
         current = -1 if over else state.current
         points, ptaken = state.points, state.taken
+        queue, last = state.final_queue, state.last_taker
         base = self._i_players + 1
         for p in self._orders[observer]:
             buf[base] = p == current
             buf[base + 1] = ptaken[p]
             buf[base + 2] = points[p] / SCORE_SCALE
+            buf[base + 16] = p in queue
+            buf[base + 17] = p == last
             base += N_PLAYER_FEATURES
         np.multiply(
             state.collections[self._order_arrays[observer], 1:], 1.0 / 13.0, out=self._coll_counts

@@ -96,3 +96,37 @@ def test_applying_after_the_end_is_illegal():
         state.apply(int(rng.choice(state.legal_actions())))
     with pytest.raises(R.IllegalActionError, match="'over'"):
         state.apply(R.DRAW)
+
+
+@pytest.mark.parametrize("bad", [True, np.bool_(True), 6.0, np.float64(6.0), "6", None])
+def test_non_integer_actions_are_illegal_on_the_engine(bad):
+    state = R.new_game(R.AuditionConfig(2), np.random.default_rng(0))
+    state.apply(R.DRAW)
+    state.apply(R.PLACE_0 + 1)  # now TAKE 1 (== True) would be legal
+    before = pickle.dumps(state)
+    with pytest.raises(R.IllegalActionError):
+        state.apply(bad)
+    assert pickle.dumps(state) == before
+
+
+@pytest.mark.parametrize("card", [1.5, "1", True, 1.0])
+def test_fixed_deck_entries_must_be_ints(card):
+    deck = R.full_deck(2)
+    deck[0] = card
+    with pytest.raises(ValueError, match="deck"):
+        audition_v0.raw_env().reset(options={"deck": deck})
+
+
+def test_pettingzoo_state_method_is_not_shadowed_by_hidden_state():
+    env = audition_v0.env(num_players=2)
+    env.reset(seed=0)
+    with pytest.raises(NotImplementedError):
+        env.state()
+
+
+def test_infos_returned_earlier_are_not_mutated_later():
+    env = audition_v0.env(num_players=2)
+    env.reset(seed=0)
+    info = env.last()[4]
+    env.step(R.DRAW)
+    assert info == {"phase": "turn"} and env.last()[4] == {"phase": "place"}

@@ -61,7 +61,7 @@ def test_metadata_and_spaces_are_shared_objects():
         audition_v0.raw_env(num_players=n).observation_space("player_0")["observation"].shape
         for n in range(2, 7)
     }
-    assert sizes == {(309,)}
+    assert sizes == {(321,)}
 
 
 def test_observation_layout_covers_the_vector_in_order():
@@ -98,7 +98,7 @@ def test_observation_contents_are_egocentric_and_in_range():
     for agent, seat in (("player_0", 0), ("player_1", 1), ("player_2", 2)):
         obs = env.observe(agent)["observation"]
         assert obs.dtype == np.float32 and obs.min() >= 0.0 and obs.max() <= 1.0
-        players = obs[L["players"]].reshape(6, 17)
+        players = obs[L["players"]].reshape(6, 19)
         # block k is seat (seat + k) % 3; player_0's collection sits in block (0 - seat) % 3
         k = (0 - seat) % 3
         assert players[k, 4 + 4] * 13 == pytest.approx(1)  # one 5
@@ -140,7 +140,7 @@ def test_score_reward_mode_pays_points_minus_mean():
     while not all(env.terminations.values()):
         mask = env.observe(env.agent_selection)["action_mask"]
         env.step(int(rng.choice(np.flatnonzero(mask))))
-    scores = env.state.scores()
+    scores = env.game.scores()
     mean = sum(scores) / 3
     assert [env.rewards[f"player_{i}"] for i in range(3)] == pytest.approx(
         [(s - mean) / 10 for s in scores]
@@ -190,7 +190,7 @@ def test_player_view_matches_the_state_for_its_agent():
     env.step(R.DRAW)
     cur = env.agent_selection
     v = env.player_view(cur)
-    assert v.is_my_turn and v.drawn == env.state.drawn and v.legal_actions
+    assert v.is_my_turn and v.drawn == env.game.drawn and v.legal_actions
     other = next(a for a in env.possible_agents if a != cur)
     vo = env.player_view(other)
     assert vo.drawn == 0 and vo.legal_actions == () and not vo.is_my_turn

@@ -42,7 +42,7 @@ def test_unseen_card_order_does_not_leak(n, uncertain, action_cards, seed, data)
     env_a, env_b = audition_v0.raw_env(**kwargs), audition_v0.raw_env(**kwargs)
     env_a.reset(seed=seed, options={"deck": deck_a, "start": 0})
     env_b.reset(seed=seed, options={"deck": deck_b, "start": 0})  # same action-card slots
-    in_deck = len(env_a.state.deck)
+    in_deck = len(env_a.game.deck)
     drawn_so_far = 0
     while not all(env_a.terminations.values()):
         for oa, ob in zip(_observations(env_a), _observations(env_b), strict=True):
@@ -50,10 +50,10 @@ def test_unseen_card_order_does_not_leak(n, uncertain, action_cards, seed, data)
         assert _views(env_a) == _views(env_b)
         mask = env_a.observe(env_a.agent_selection)["action_mask"]
         action = int(rng.choice(np.flatnonzero(mask)))
-        before = len(env_a.state.deck)
+        before = len(env_a.game.deck)
         env_a.step(action)
         env_b.step(action)
-        drawn_so_far += before - len(env_a.state.deck)
+        drawn_so_far += before - len(env_a.game.deck)
         if drawn_so_far > i and i < in_deck:
             break  # the differing card has been drawn: from here the games may differ
     assert env_a.agent_selection == env_b.agent_selection
@@ -71,13 +71,13 @@ def test_removed_cards_never_show():
     env_a.reset(options={"deck": deck, "start": 0})
     env_b.reset(options={"deck": other, "start": 0})
     rng = np.random.default_rng(0)
-    while len(env_a.state.deck) > 0:
+    while len(env_a.game.deck) > 0:
         for oa, ob in zip(_observations(env_a), _observations(env_b), strict=True):
             np.testing.assert_array_equal(oa, ob)
         mask = env_a.observe(env_a.agent_selection)["action_mask"]
         a = int(rng.choice(np.flatnonzero(mask)))
-        if a == R.DRAW and len(env_a.state.deck) == 1:
+        if a == R.DRAW and len(env_a.game.deck) == 1:
             break
         env_a.step(a)
         env_b.step(a)
-    assert env_a.state.removed != env_b.state.removed
+    assert env_a.game.removed != env_b.game.removed

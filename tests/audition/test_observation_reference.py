@@ -29,14 +29,16 @@ def reference(state: R.AuditionState, observer: int, layout: dict[str, slice]) -
         slots[s, 8] = state.slot_taken[s]
         slots[s, 9] = (state.slot_capacity(s) - sum(state.slots[s])) / 4
         slots[s, 10:] = state.slots[s, 1:] / 4
-    players = blocks["players"].reshape(6, 17)
+    players = blocks["players"].reshape(6, 19)
     for k in range(n):
         p = (observer + k) % n
         players[k, 0] = 1
         players[k, 1] = p == state.current_player
         players[k, 2] = state.taken[p]
         players[k, 3] = R.score_counts(state.collections[p])[0] / 65
-        players[k, 4:] = state.collections[p, 1:] / 13
+        players[k, 4:17] = state.collections[p, 1:] / 13
+        players[k, 17] = p in state.final_queue
+        players[k, 18] = p == state.last_taker
     seen = state.collections.sum(0) + state.slots.sum(0) + state.discard
     if mine and state.drawn:
         seen[state.drawn] += 1
@@ -66,7 +68,7 @@ def test_encoder_matches_reference_for_every_observer(n, cards, uncertain, seed)
             for agent in rng.permutation(env.possible_agents):
                 seat = env.agent_name_mapping[agent]
                 got = env.observe(agent)["observation"]
-                want = reference(env.state, seat, env.observation_layout)
+                want = reference(env.game, seat, env.observation_layout)
                 np.testing.assert_allclose(got, want, atol=1e-6)
             if all(env.terminations.values()):
                 break
