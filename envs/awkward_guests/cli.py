@@ -1,0 +1,187 @@
+"""``parlour case``: generate, show and check Awkward Guests cases; print the level table.
+
+==========================================================  ==================================
+command                                                     what it does
+==========================================================  ==================================
+``parlour case generate --level L --seed S [--deck-size N]  write a generated case as JSON (to
+[-o FILE]``                                                 stdout, or FILE)
+``parlour case show FILE|classic:N``                        print the dossier as a person reads
+                                                            it: cards in id order (value, refs,
+                                                            speaker, text), the solution last
+``parlour case check FILE|classic:N``                       exit 0 "sound and unique", or exit 1
+                                                            naming the false facts / how many
+                                                            solutions remain
+``parlour case stats [--seeds N] [--json PATH]``            print the level table (and write it
+                                                            as JSON)
+``parlour case classic [--write]``                          list the 30 classic cases (``--write``
+                                                            regenerates their files: maintainers)
+==========================================================  ==================================
+
+A missing, malformed or inconsistent case file gives a one-line error on stderr and exit
+code 2 (never a traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import sys
+import textwrap
+from pathlib import Path
+
+from .board import WALTON
+from .case import Case, load_case
+from .classic import CLASSIC_CASES, classic_case_paths, classic_path, write_classic_cases
+from .deduction import Deduction
+from .generator import DEFAULT_DECK_SIZE, LEVELS, MAX_DECK_SIZE, MIN_DECK_SIZE, generate_case
+from .truth import unsound_facts, world_violations
+
+HELP = "Awkward Guests cases: generate, show, check; the level table"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="case_command", metavar="ACTION")
+    g = sub.add_parser("generate", help="generate a case (JSON)")
+    g.add_argument("--level", required=True, choices=LEVELS)
+    g.add_argument("--seed", required=True, type=int)
+    g.add_argument(
+        "--deck-size",
+        type=int,
+        default=DEFAULT_DECK_SIZE,
+        help=f"number of cards ({MIN_DECK_SIZE}..{MAX_DECK_SIZE}, default {DEFAULT_DECK_SIZE})",
+    )
+    g.add_argument("-o", "--output", help="write to this file instead of stdout")
+    s = sub.add_parser("show", help="print a case's dossier, solution last")
+    s.add_argument("case", help="a case file, or classic:N (N = 1..30)")
+    c = sub.add_parser("check", help="check that a case is sound and unique")
+    c.add_argument("case", help="a case file, or classic:N (N = 1..30)")
+    t = sub.add_parser("stats", help="print the level table")
+    t.add_argument("--seeds", type=int, default=50, help="cases per level (default 50)")
+    t.add_argument("--deck-size", type=int, default=DEFAULT_DECK_SIZE)
+    t.add_argument("--json", help="also write the table as JSON to this path")
+    k = sub.add_parser("classic", help="list the classic cases")
+    k.add_argument(
+        "--write", action="store_true", help="regenerate the classic case files (maintainers)"
+    )
+
+
+def _error(msg: str) -> int:
+    print(f"parlour case: error: {msg}", file=sys.stderr)
+    return 2
+
+
+def _load(spec: str) -> Case:
+    """Load (and validate) a case file or ``classic:N``."""
+    path = classic_path(spec) if spec.startswith("classic:") else Path(spec)
+    if not path.is_file():
+        raise ValueError(f"no such case file: {spec}")
+    return load_case(path)
+
+
+def _sol_text(case: Case) -> list[str]:
+    s, d = case.solution, WALTON.display
+    lines = [
+        f"Murderer:   {d(s.murderer)}",
+        f"Motive:     {d(s.motive)}",
+        f"Weapon:     {d(s.weapon)}, kept in {d(WALTON.weapon(s.weapon).room)}",
+    ]
+    if s.accomplice is None:
+        lines.append("Accomplice: none")
+    else:
+        lines.append(f"Accomplice: {d(s.accomplice)}, motive {d(s.accomplice_motive)}")
+    lines.append("Route:      " + " -> ".join(d(r) for r in case.world.route))
+    return lines
+
+
+def dossier(case: Case) -> str:
+    """The case as a person reads it: header, every card in id order, then the solution."""
+    d = WALTON.display
+    acc = "an accomplice is possible" if case.accomplice_possible else "no accomplice"
+    out = [
+        f"Awkward Guests: The Walton Case -- level {case.level}, seed {case.seed}, "
+        f"{len(case.cards)} cards ({acc})",
+        "",
+    ]
+    for card in sorted(case.cards, key=lambda c: c.id):
+        refs = ", ".join(d(r) for r in card.refs)
+        out.append(f"Card {card.id:>3}  value {card.value}  [{refs}]  {d(card.speaker)}")
+        out.extend(
+            textwrap.wrap(card.text, width=96, initial_indent="    ", subsequent_indent="    ")
+        )
+    out += ["", "=" * 40 + " SOLUTION " + "=" * 40, *_sol_text(case)]
+    return "\n".join(out)
+
+
+def check(case: Case) -> tuple[bool, list[str]]:
+    """(ok, report lines): sound (every fact true, world valid) and unique."""
+    lines: list[str] = []
+    for v in world_violations(case.solution, case.world):
+        lines.append(f"hidden world: {v}")
+    for cid, fact in unsound_facts(case):
+        lines.append(f"card {cid}: false fact {json.dumps(fact)}")
+    ded = Deduction(case.accomplice_possible)
+    ded.add_facts(case.facts())
+    cands = ded.candidates()
+    if case.solution not in cands:
+        lines.append("the true solution is inconsistent with the deck")
+    if len(cands) != 1:
+        lines.append(f"the deck leaves {len(cands)} solutions, not exactly one")
+    return (not lines), lines
+
+
+def run(args: argparse.Namespace) -> int:
+    cmd = getattr(args, "case_command", None)
+    try:
+        if cmd == "generate":
+            case = generate_case(args.level, args.seed, args.deck_size)
+            text = json.dumps(case.to_json(), indent=1, ensure_ascii=False) + "\n"
+            if args.output:
+                Path(args.output).write_text(text, encoding="utf-8")
+                print(
+                    f"wrote {args.output} ({args.level}, seed {args.seed}, {len(case.cards)} cards)"
+                )
+            else:
+                sys.stdout.write(text)
+            return 0
+        if cmd == "show":
+            print(dossier(_load(args.case)))
+            return 0
+        if cmd == "check":
+            case = _load(args.case)
+            ok, lines = check(case)
+            if ok:
+                print(
+                    f"{args.case}: sound and unique ({len(case.cards)} cards, level {case.level})"
+                )
+                return 0
+            print(f"{args.case}: NOT sound and unique")
+            for line in lines:
+                print(f"  {line}")
+            return 1
+        if cmd == "stats":
+            from .stats import format_table, level_table
+
+            if args.seeds < 1:
+                return _error("--seeds must be at least 1")
+            table = level_table(args.seeds, args.deck_size)
+            print(format_table(table))
+            if args.json:
+                Path(args.json).write_text(json.dumps(table, indent=1) + "\n", encoding="utf-8")
+            return 0
+        if cmd == "classic":
+            if args.write:
+                for path in write_classic_cases():
+                    print(f"wrote {path}")
+                return 0
+            for (n, level, seed), path in zip(CLASSIC_CASES, classic_case_paths(), strict=True):
+                print(f"classic:{n:<3} {level:<10} seed {seed}  {path.name}")
+            return 0
+    except BrokenPipeError:  # e.g. `parlour case show ... | head`: stop quietly
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except (ValueError, OSError) as e:
+        return _error(str(e).splitlines()[0] if str(e) else type(e).__name__)
+    return _error("choose an action: generate, show, check, stats or classic")
