@@ -1,0 +1,428 @@
+"""Awkward Guests: The Walton Case — the PettingZoo AEC adapter (``envs.awkward_guests_v0``).
+
+A 1–8 player murder-mystery deduction game (Megacorpin Games, design Rodrigo Gonzalo García):
+trade case cards to collect clues in your notebook, then accuse the murderer, their motive and
+weapon (and, from ``medium`` on, the accomplice and their motive) before anybody else does.
+Cases are generated procedurally (``generate_case``) or taken from the 30 classic case files.
+
+```python
+from envs import awkward_guests_v0
+
+env = awkward_guests_v0.env(num_players=4, level="easy", render_mode="ansi")
+env.reset(seed=42)
+for agent in env.agent_iter():
+    obs, reward, termination, truncation, info = env.last()
+    action = None if termination or truncation else env.action_space(agent).sample(obs["action_mask"])
+    env.step(action)
+```
+
+| | |
+|---|---|
+| Actions | ``Discrete(95)`` |
+| Agents | ``player_0 … player_{n-1}``, ``n`` in 1..8 (1: the solo mode) |
+| Observation | ``{"observation": Box(0, 1, (1857,), float32), "action_mask": Box(0, 1, (95,), int8)}`` (``deduced``: 1928; ``seer`` adds 70) |
+| Import | ``from envs import awkward_guests_v0`` (also ``pettingzoo.make("aec", "parlour/AwkwardGuests-v0")`` where the registry exists) |
+| Solo Gymnasium env | ``gymnasium.make("parlour/AwkwardGuestsSolo-v0")`` (:mod:`envs.awkward_guests.solo`) |
+
+Arguments
+---------
+
+``awkward_guests_v0.env(num_players=2, level="easy", cases="generated",
+observation_mode="notebook", deck_size=70, max_rounds=30, render_mode=None, seer=False)``
+
+* ``num_players`` — 1..8. With 1–2 players the inquiry names 4 references and received cards
+  are read, noted and discarded; 1 player is the solo mode (the deck bids).
+* ``level`` — ``beginner, very_easy, easy, medium, hard, very_hard, expert``; an accomplice
+  is possible from ``medium`` on. Selects the generated / classic cases; a case given as a file
+  (``cases=[paths]`` or ``options["case"]``) plays at its own level.
+* ``cases`` — ``"generated"`` (a fresh ``generate_case(level, seed, deck_size)`` at every
+  reset, ``seed`` drawn from the env's generator), ``"classic"`` (one of the bundled classic
+  cases of ``level``, chosen by the generator) or a list of case file paths (loaded and
+  validated once, here; one is chosen per reset). A malformed file raises ``ValueError`` here.
+* ``observation_mode`` — ``"notebook"`` or ``"deduced"`` (adds the deduction engine's view of
+  the agent's own notebook; see :mod:`envs.awkward_guests.observation`).
+* ``deck_size`` — cards per generated case (24..200).
+* ``max_rounds`` — the round limit; the game is truncated after the Solution phase of that
+  round.
+* ``render_mode`` — ``None``, ``"ansi"`` (``render()`` returns the public table as text) or
+  ``"human"`` (prints it).
+* ``seer`` — debugging only: appends the hidden solution to every observation (a leak by
+  design).
+
+``reset(seed=None, options={"case": Case | path, "deck": [card ids, top first], "start":
+seat})`` fixes the case, the deck order (dealing takes 6 cards per seat from the top, seat 0
+first) and the start player. Other option keys are ignored.
+
+Action space
+------------
+
+| ids | meaning |
+|---|---|
+| 0–15 | REF: suspects (6, board order) then rooms (10) — inquiry |
+| 16–47 | CARD slot ``i`` of your hand (sorted by card id; at most 32) — offer / pay / discard |
+| 48 | YES — accept this bid / accuse |
+| 49 | NO — done offering / decline this bid / go on |
+| 50–55 | SUSPECT — murderer, or accomplice |
+| 56–73 | MOTIVE (18, board order) — of the suspect just named |
+| 74–93 | WEAPON (20) |
+| 94 | NO_ACCOMPLICE |
+
+Decisions (each is a step of the agent that makes it): inquiry ``REF`` × 2 (× 4 with 1–2
+players); each bidder ``CARD``… then ``NO`` (players with no matching card are skipped); the
+active player ``YES``/``NO`` per bid, and after ``YES`` ``CARD``… until the bid is covered;
+Solution phase ``YES``/``NO``, then ``SUSPECT`` → ``MOTIVE`` → ``WEAPON`` → (medium+:
+``NO_ACCOMPLICE`` | ``SUSPECT`` → ``MOTIVE``); discard ``CARD``… until 3 remain. The mask allows
+exactly the legal moves (a bid you cannot cover cannot be accepted, nor one that could take a
+hand past 32 cards); it is all zeros for every agent but ``agent_selection``.
+
+Observation space
+-----------------
+
+Egocentric ``float32`` in ``[0, 1]``, one size for every player count and level; named parts
+are in ``env.unwrapped.observation_layout`` (table in :mod:`envs.awkward_guests.observation`):
+the notebook (every fact the agent has seen, on a fixed grid), the hand, the public table
+and the agent's own pending decision. ``env.unwrapped.player_view(agent)`` returns the same
+information as a structured, read-only :class:`~envs.awkward_guests.view.GuestsView`.
+
+Rewards
+-------
+
+Zero-sum (2+ players). A player whose accusation is wrong is out at once: it gets
+``−1/(n−1)`` and ``terminations[agent] = True`` at that moment (it is removed after its
+``step(None)``); its hand is shown to everybody. Correct accusers of one Solution phase win
+together: each gets ``n/((n−1)·|W|) − 1/(n−1)``, everyone else ``−1/(n−1)``. The last player
+left wins (+1). A game without a winner — everyone left accused wrongly in the same phase, or
+the round limit (``truncations`` all ``True``) — is a draw among the ``m`` players still in:
+each gets ``k/((n−1)·m)`` where ``k`` players are out (0 when nobody is out). Solo: ``+1 −
+0.01 × rounds`` for a correct accusation, ``−1`` for a wrong one, ``0`` at the round limit.
+``infos[agent]`` has ``phase``; once the game is over ``scores`` (1 for a winner, 0 otherwise)
+and ``winners`` (list of agents); a player who is out gets ``out: True``. Illegal actions:
+``env()`` wraps the game in ``TerminateIllegalWrapper`` (the offender gets −1, the game ends);
+``raw_env().step`` raises :class:`~envs.awkward_guests.game.IllegalActionError` and leaves the
+state unchanged.
+
+Extras
+------
+
+* ``env.unwrapped.observation_layout`` — block name → slice of the observation vector.
+* ``env.unwrapped.player_view(agent)`` — a read-only :class:`~envs.awkward_guests.view.GuestsView`
+  of exactly what the agent may know (hand with each card's facts, notebook cards, public
+  table, own pending decision).
+* ``env.unwrapped.notebook(agent)`` — the agent's notebook grid
+  (:mod:`envs.awkward_guests.notebook`).
+* ``env.unwrapped.state`` — the engine state (:class:`~envs.awkward_guests.game.GuestsState`):
+  hidden information, for debugging and tests only.
+
+Rules and rulings: :mod:`envs.awkward_guests.game`.
+
+Version history
+---------------
+
+* v0: first release.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from . import actions as A
+from . import game as G
+from .case import LEVELS, Case, load_case
+from .observation import OBSERVATION_MODES, ObservationEncoder
+from .render import render_table
+from .view import GuestsView, make_view
+
+RENDER_MODES = ("ansi", "human")
+CASE_SOURCES = ("generated", "classic")
+
+_CLASSIC_CACHE: dict[str, list[Case]] = {}
+
+
+def classic_cases(level: str) -> list[Case]:
+    """The bundled classic cases of ``level`` (loaded and validated once per process)."""
+    cases = _CLASSIC_CACHE.get(level)
+    if cases is None:
+        from .classic import CLASSIC_CASES, classic_case_paths
+
+        paths = [
+            p
+            for (_, lv, _), p in zip(CLASSIC_CASES, classic_case_paths(), strict=True)
+            if lv == level
+        ]
+        try:
+            cases = [load_case(p) for p in paths]
+        except (OSError, ValueError) as e:
+            raise ValueError(f"cases='classic': cannot load the classic cases ({e})") from e
+        if not cases:
+            raise ValueError(f"cases='classic': there is no classic case of level {level!r}")
+        _CLASSIC_CACHE[level] = cases
+    return cases
+
+
+class CaseSource:
+    """Validated case settings shared by the AEC env and the solo Gymnasium env."""
+
+    def __init__(self, level: Any, cases: Any, deck_size: Any) -> None:
+        if level not in LEVELS:
+            raise ValueError(f"level must be one of {list(LEVELS)}, got {level!r}")
+        from .generator import MAX_DECK_SIZE, MIN_DECK_SIZE
+
+        if (
+            isinstance(deck_size, bool)
+            or not isinstance(deck_size, int | np.integer)
+            or not MIN_DECK_SIZE <= deck_size <= MAX_DECK_SIZE
+        ):
+            raise ValueError(
+                f"deck_size must be an int in {MIN_DECK_SIZE}..{MAX_DECK_SIZE}, got {deck_size!r}"
+            )
+        self.level = level
+        self.deck_size = int(deck_size)
+        self.fixed: list[Case] | None = None
+        if isinstance(cases, str):
+            if cases not in CASE_SOURCES:
+                raise ValueError(
+                    f"cases must be one of {list(CASE_SOURCES)} or a list of case file paths, "
+                    f"got {cases!r}"
+                )
+            self.kind = cases
+            if cases == "classic":
+                self.fixed = classic_cases(level)
+        elif isinstance(cases, Path | Case):
+            self.kind = "files"
+            self.fixed = [self._load(cases, 0)]
+        elif isinstance(cases, list | tuple):
+            if not cases:
+                raise ValueError("cases: the list of case files is empty")
+            self.kind = "files"
+            self.fixed = [self._load(c, i) for i, c in enumerate(cases)]
+        else:
+            raise ValueError(
+                f"cases must be one of {list(CASE_SOURCES)} or a list of case file paths, "
+                f"got {cases!r}"
+            )
+
+    @staticmethod
+    def _load(c: Any, i: int) -> Case:
+        if isinstance(c, Case):
+            return c
+        if not isinstance(c, str | Path):
+            raise ValueError(f"cases[{i}] must be a case file path, got {c!r}")
+        try:
+            return load_case(c)
+        except OSError as e:
+            raise ValueError(f"cases[{i}]: cannot read the case file {str(c)!r} ({e})") from e
+        except ValueError as e:
+            raise ValueError(f"cases[{i}]: {e}") from e
+
+    def pick(self, rng: np.random.Generator) -> Case:
+        if self.fixed is not None:
+            if len(self.fixed) == 1:
+                return self.fixed[0]
+            return self.fixed[int(rng.integers(len(self.fixed)))]
+        from .generator import generate_case
+
+        seed = int(rng.integers(2**31 - 1))
+        return generate_case(self.level, seed, self.deck_size)
+
+
+def validate_common(observation_mode: Any, max_rounds: Any, render_mode: Any, seer: Any) -> None:
+    if observation_mode not in OBSERVATION_MODES:
+        raise ValueError(
+            f"observation_mode must be one of {list(OBSERVATION_MODES)}, got {observation_mode!r}"
+        )
+    if (
+        isinstance(max_rounds, bool)
+        or not isinstance(max_rounds, int | np.integer)
+        or max_rounds < 1
+    ):
+        raise ValueError(f"max_rounds must be an int >= 1, got {max_rounds!r}")
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(
+            f"render_mode must be None or one of {list(RENDER_MODES)}, got {render_mode!r}"
+        )
+    if not isinstance(seer, bool):
+        raise ValueError(f"seer must be True or False, got {seer!r}")
+
+
+class raw_env(AECEnv):
+    """The unwrapped Awkward Guests AEC environment (see the module docstring)."""
+
+    metadata = {
+        "name": "awkward_guests_v0",
+        "render_modes": list(RENDER_MODES),
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(
+        self,
+        num_players: int = 2,
+        level: str = "easy",
+        cases: str | list[str | Path] = "generated",
+        observation_mode: str = "notebook",
+        deck_size: int = 70,
+        max_rounds: int = G.DEFAULT_MAX_ROUNDS,
+        render_mode: str | None = None,
+        seer: bool = False,
+    ) -> None:
+        super().__init__()
+        validate_common(observation_mode, max_rounds, render_mode, seer)
+        self.config = G.GuestsConfig(num_players, max_rounds)
+        self.cases = CaseSource(level, cases, deck_size)
+        self.level = level
+        self.observation_mode = observation_mode
+        self.render_mode = render_mode
+        self.seer = seer
+
+        n = self.config.num_players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        self._encoder = ObservationEncoder(observation_mode, seer)
+        self.observation_layout: dict[str, slice] = dict(self._encoder.layout)
+        self._observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, (self._encoder.size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (A.NUM_ACTIONS,), np.int8),
+            }
+        )
+        self._action_space = spaces.Discrete(A.NUM_ACTIONS)
+        self.observation_spaces = {a: self._observation_space for a in self.possible_agents}
+        self.action_spaces = {a: self._action_space for a in self.possible_agents}
+        self._np_random: np.random.Generator | None = None
+        self.state: G.GuestsState | None = None
+        self.agents: list[str] = []
+
+    # -- spaces ---------------------------------------------------------------------------
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._observation_space
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._action_space
+
+    # -- core API -------------------------------------------------------------------------
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None or self._np_random is None:
+            self._np_random = np.random.default_rng(seed)
+        options = options or {}  # other keys are ignored, as PettingZoo's api_test expects
+        if options.get("case") is not None:
+            case = G.resolve_case(options["case"])
+        else:
+            case = self.cases.pick(self._np_random)
+        self.state = G.new_game(
+            self.config,
+            case,
+            self._np_random,
+            deck=options.get("deck"),
+            start=options.get("start"),
+        )
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        phase = self.state.phase_name
+        self.infos = {a: {"phase": phase} for a in self.agents}
+        self.agent_selection = self.possible_agents[self.state.current_player]
+        self._skip_agent_selection = None
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.agent_name_mapping[agent]
+        state = self.state
+        if seat == state.current_player and agent == self.agent_selection:
+            mask = state.legal_mask()
+        else:
+            mask = np.zeros(A.NUM_ACTIONS, np.int8)
+        return {"observation": self._encoder.encode(state, seat), "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        state = self.state
+        state.apply(action)  # raises IllegalActionError, state unchanged
+        self._cumulative_rewards[agent] = 0.0
+        for a in self.agents:
+            self.rewards[a] = 0.0
+        phase = state.phase_name
+        agents = self.possible_agents
+        for p in state.newly_out:
+            a = agents[p]
+            self.rewards[a] = state.elimination_reward()
+            self.terminations[a] = True
+            self.infos[a] = {"phase": phase, "out": True}
+        if state.is_terminal:
+            returns = state.returns()
+            scores = state.scores()
+            winners = [agents[p] for p in state.winners]
+            truncated = state.truncated
+            for a in self.agents:
+                p = self.agent_name_mapping[a]
+                if self.terminations[a] and p not in state.newly_out:
+                    continue  # already out (waiting for its step(None))
+                self.rewards[a] = float(returns[p])
+                if truncated:
+                    self.truncations[a] = True
+                else:
+                    self.terminations[a] = True
+                self.infos[a] = {
+                    "phase": phase,
+                    "scores": {b: scores[j] for j, b in enumerate(agents)},
+                    "winners": list(winners),
+                }
+                if p in state.newly_out:
+                    self.infos[a]["out"] = True
+        else:
+            for a in self.agents:
+                if not self.terminations[a]:
+                    self.infos[a]["phase"] = phase
+            self.agent_selection = agents[state.current_player]
+        self._accumulate_rewards()
+        if state.newly_out or state.is_terminal:
+            self._deads_step_first()
+        if self.render_mode == "human":
+            self.render()
+
+    # -- extras ---------------------------------------------------------------------------
+
+    def player_view(self, agent: str) -> GuestsView:
+        """What ``agent`` may know, as an immutable structured view (for scripted agents)."""
+        return make_view(self.state, self.agent_name_mapping[agent])
+
+    def notebook(self, agent: str) -> np.ndarray:
+        """The notebook grid of ``agent`` (the ``notebook`` block of its observation)."""
+        return self._encoder.notebook(self.state, self.agent_name_mapping[agent])
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn(
+                "render() called without a render_mode; pass render_mode='ansi' or 'human'"
+            )
+            return None
+        text = render_table(self.state, self.possible_agents)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The wrapped environment: TerminateIllegal → AssertOutOfBounds → OrderEnforcing."""
+    e = raw_env(**kwargs)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e

@@ -1,0 +1,503 @@
+"""Awkward Guests — observation vector layout and encoder.
+
+The observation is a ``float32`` vector in ``[0, 1]`` of **one size for every player count and
+level** (per-player blocks padded to 8 seats, the hand to 32 slots). It is **egocentric**:
+per-player block 0 is the observer, blocks 1.. follow in seat order (block ``j`` is seat
+``(observer + j) mod n``). It holds only what the observer may know: their notebook and hand,
+the public table and their own pending decision — never another hand, the deck order, the
+solution, or anybody else's pending accusation.
+
+| name | size | content |
+|---|---|---|
+| ``phase`` | 6 | public phase one-hot: ``inquiry, offer, exchange, solution, discard, over`` |
+| ``pending_decision`` | 11 | the observer's own decision one-hot (all zero when someone else decides): ``inquiry, offer, answer, pay, solution, murderer, motive, weapon, accomplice, accomplice_motive, discard`` |
+| ``pending_accusation`` | 51 | the observer's accusation in progress: murderer (6), motive (18), weapon (20), accomplice (6 suspects + none) |
+| ``pending_amount`` | 2 | value still to pay for the accepted bid / 30 (clipped); cards still to discard / 32 |
+| ``round`` | 1 | round / max_rounds |
+| ``level`` | 7 | level one-hot (``beginner`` … ``expert``) |
+| ``num_players`` | 8 | player count one-hot (1..8) |
+| ``rules`` | 3 | an accomplice is possible (medium+); 1–2 player rules; solo |
+| ``players`` | 8 × 13 | per seat (egocentric): present, out, deciding now, active (turn) player (during a turn only), start player, hand size / 32, turn done this round, bid made, bid value / 30 (clipped), bid card count / 32, bid accepted, bid declined, bid being answered |
+| ``asked`` | 16 | the references asked this turn (suspects, then rooms) |
+| ``piles`` | 4 | deck, discard pile, revealed pile sizes / case size; case size / 200 |
+| ``hand`` | 32 × 40 | per hand slot (sorted by card id): present, value one-hot (1, 2, 3), refs (16), count of each fact type / 3 (12, in :data:`~envs.awkward_guests.facts.FACT_TYPES` order), known to have been seen by the other seats (7, egocentric blocks 1..7), selected (offered / promised / to discard) |
+| ``notebook`` | 364 | the notebook grid (:mod:`envs.awkward_guests.notebook`) |
+
+Solo: the deck's bid is shown in per-player block 1 (whose ``present`` flag stays 0).
+
+``observation_mode="deduced"`` appends the deduction engine's view of the observer's own
+notebook (:class:`~envs.awkward_guests.deduction.Deduction`, one per seat, fed incrementally
+with each newly seen card): ``deduced_murderers`` (6), ``deduced_motives`` (18),
+``deduced_weapons`` (20), ``deduced_accomplices`` (6 suspects + none), ``deduced_accomplice_
+motives`` (18 + none) — 1 where still possible — and ``deduced_count`` (1):
+``log(candidates) / log(5760)`` (0 when exactly one candidate is left).
+
+``seer=True`` (debugging only — it leaks the hidden solution) appends ``seer_solution`` (70):
+murderer (6), motive (18), weapon (20), accomplice (6 + none), accomplice motive (18 + none).
+
+The encoder keeps one notebook (and deduction) per seat and adds only newly seen cards; it
+writes into a preallocated buffer and returns a copy.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from . import game as G
+from .board import WALTON
+from .case import LEVELS
+from .deduction import Deduction
+from .facts import FACT_TYPES
+from .notebook import NOTEBOOK_SIZE, card_cells
+
+N_SEATS = G.MAX_PLAYERS
+N_SLOTS = G.MAX_HAND
+N_SUSPECTS = len(WALTON.suspects)
+N_MOTIVES = len(WALTON.motives)
+N_WEAPONS = len(WALTON.weapons)
+N_REFS = len(WALTON.references)
+N_DECISIONS = len(G.DECISIONS) - 1  # without "none"
+N_PLAYER_FEATURES = 13
+HAND_FEATURES = 1 + 3 + N_REFS + len(FACT_TYPES) + (N_SEATS - 1) + 1  # 40
+BID_SCALE = 30.0
+MAX_CASE_CARDS = 200
+NUM_CANDIDATES = 5760
+
+# column offsets inside a hand row / a player row
+H_PRESENT, H_VALUE, H_REFS = 0, 1, 4
+H_TYPES = H_REFS + N_REFS  # 20
+H_SEEN = H_TYPES + len(FACT_TYPES)  # 32
+H_SELECTED = H_SEEN + N_SEATS - 1  # 39
+(
+    P_PRESENT,
+    P_OUT,
+    P_DECIDING,
+    P_ACTIVE,
+    P_START,
+    P_HAND,
+    P_TURN_DONE,
+    P_BID,
+    P_BID_VALUE,
+    P_BID_COUNT,
+    P_ACCEPTED,
+    P_DECLINED,
+    P_ANSWERING,
+) = range(N_PLAYER_FEATURES)
+
+_BLOCKS: tuple[tuple[str, int], ...] = (
+    ("phase", len(G.PHASES)),
+    ("pending_decision", N_DECISIONS),
+    ("pending_accusation", N_SUSPECTS + N_MOTIVES + N_WEAPONS + N_SUSPECTS + 1),
+    ("pending_amount", 2),
+    ("round", 1),
+    ("level", len(LEVELS)),
+    ("num_players", N_SEATS),
+    ("rules", 3),
+    ("players", N_SEATS * N_PLAYER_FEATURES),
+    ("asked", N_REFS),
+    ("piles", 4),
+    ("hand", N_SLOTS * HAND_FEATURES),
+    ("notebook", NOTEBOOK_SIZE),
+)
+_DEDUCED_BLOCKS: tuple[tuple[str, int], ...] = (
+    ("deduced_murderers", N_SUSPECTS),
+    ("deduced_motives", N_MOTIVES),
+    ("deduced_weapons", N_WEAPONS),
+    ("deduced_accomplices", N_SUSPECTS + 1),
+    ("deduced_accomplice_motives", N_MOTIVES + 1),
+    ("deduced_count", 1),
+)
+_SEER_BLOCKS: tuple[tuple[str, int], ...] = (
+    ("seer_solution", N_SUSPECTS + N_MOTIVES + N_WEAPONS + N_SUSPECTS + 1 + N_MOTIVES + 1),
+)
+OBSERVATION_MODES = ("notebook", "deduced")
+
+_SUSPECT_IDX = {s: i for i, s in enumerate(WALTON.suspects)}
+_MOTIVE_IDX = {m.id: i for i, m in enumerate(WALTON.motives)}
+_WEAPON_IDX = {w.id: i for i, w in enumerate(WALTON.weapons)}
+_TYPE_IDX = {t: i for i, t in enumerate(FACT_TYPES)}
+_REF_IDX = {r: i for i, r in enumerate(WALTON.references)}
+
+
+def make_layout(observation_mode: str = "notebook", seer: bool = False) -> dict[str, slice]:
+    """Ordered mapping block name -> slice of the observation vector."""
+    blocks = _BLOCKS
+    if observation_mode == "deduced":
+        blocks = blocks + _DEDUCED_BLOCKS
+    if seer:
+        blocks = blocks + _SEER_BLOCKS
+    layout: dict[str, slice] = {}
+    pos = 0
+    for name, size in blocks:
+        layout[name] = slice(pos, pos + size)
+        pos += size
+    return layout
+
+
+def layout_size(layout: dict[str, slice]) -> int:
+    return max(s.stop for s in layout.values())
+
+
+def card_row(card) -> np.ndarray:
+    """The static part of a hand row (present, value, refs, fact type counts)."""
+    row = np.zeros(HAND_FEATURES, np.float32)
+    row[H_PRESENT] = 1.0
+    row[H_VALUE + int(card.value) - 1] = 1.0
+    for r in card.refs:
+        row[H_REFS + _REF_IDX[r]] = 1.0
+    for f in card.facts:
+        row[H_TYPES + _TYPE_IDX[f["type"]]] += 1.0 / 3.0
+    return row
+
+
+class _CaseCache:
+    """Per-case encoder tables: static hand rows and notebook cells per card index."""
+
+    def __init__(self, tables: G.CaseTables) -> None:
+        self.tables = tables
+        self.rows = np.stack([card_row(c) for c in tables.cards]).astype(np.float32)
+        self.cells = [np.array(card_cells(c), np.intp) for c in tables.cards]
+
+
+def _ego_bits(n: int, observer: int) -> np.ndarray:
+    """(256, 7): for a bitmask of seats, which egocentric blocks 1..7 are set."""
+    table = np.zeros((256, N_SEATS - 1), np.float32)
+    masks = np.arange(256)
+    for j in range(1, n):
+        seat = (observer + j) % n
+        table[:, j - 1] = (masks >> seat) & 1
+    return table
+
+
+def deduced_vector(ded: Deduction) -> np.ndarray:
+    """The ``deduced_*`` blocks of a deduction state (71 floats)."""
+    arrays = getattr(ded, "possible_arrays", None)
+    if arrays is not None:
+        poss = arrays()
+        count = ded.count()
+        last = math.log(count) / math.log(NUM_CANDIDATES) if count > 1 else 0.0
+        return np.concatenate(
+            [
+                poss["murderers"],
+                poss["motives"],
+                poss["weapons"],
+                poss["accomplices"],
+                poss["accomplice_motives"],
+                [last],
+            ]
+        ).astype(np.float32)
+    poss = ded.possible()
+    out = np.zeros(
+        N_SUSPECTS + N_MOTIVES + N_WEAPONS + N_SUSPECTS + 1 + N_MOTIVES + 1 + 1, np.float32
+    )
+    o = 0
+    for s in poss["murderers"]:
+        out[o + _SUSPECT_IDX[s]] = 1.0
+    o += N_SUSPECTS
+    for m in poss["motives"]:
+        out[o + _MOTIVE_IDX[m]] = 1.0
+    o += N_MOTIVES
+    for w in poss["weapons"]:
+        out[o + _WEAPON_IDX[w]] = 1.0
+    o += N_WEAPONS
+    for a in poss["accomplices"]:
+        out[o + (N_SUSPECTS if a is None else _SUSPECT_IDX[a])] = 1.0
+    o += N_SUSPECTS + 1
+    for m in poss["accomplice_motives"]:
+        out[o + (N_MOTIVES if m is None else _MOTIVE_IDX[m])] = 1.0
+    o += N_MOTIVES + 1
+    count = ded.count()
+    out[o] = math.log(count) / math.log(NUM_CANDIDATES) if count > 1 else 0.0
+    return out
+
+
+def solution_vector(solution) -> np.ndarray:
+    """One-hot of a solution (the ``seer_solution`` block, 70 floats)."""
+    out = np.zeros(N_SUSPECTS + N_MOTIVES + N_WEAPONS + N_SUSPECTS + 1 + N_MOTIVES + 1, np.float32)
+    o = 0
+    out[o + _SUSPECT_IDX[solution.murderer]] = 1.0
+    o += N_SUSPECTS
+    out[o + _MOTIVE_IDX[solution.motive]] = 1.0
+    o += N_MOTIVES
+    out[o + _WEAPON_IDX[solution.weapon]] = 1.0
+    o += N_WEAPONS
+    a = solution.accomplice
+    out[o + (N_SUSPECTS if a is None else _SUSPECT_IDX[a])] = 1.0
+    o += N_SUSPECTS + 1
+    am = solution.accomplice_motive
+    out[o + (N_MOTIVES if am is None else _MOTIVE_IDX[am])] = 1.0
+    return out
+
+
+class ObservationEncoder:
+    """Encodes a :class:`~envs.awkward_guests.game.GuestsState` for one observer at a time."""
+
+    def __init__(self, observation_mode: str = "notebook", seer: bool = False) -> None:
+        if observation_mode not in OBSERVATION_MODES:
+            raise ValueError(
+                f"observation_mode must be one of {list(OBSERVATION_MODES)}, "
+                f"got {observation_mode!r}"
+            )
+        self.observation_mode = observation_mode
+        self.deduced = observation_mode == "deduced"
+        self.seer = seer
+        self.layout = make_layout(observation_mode, seer)
+        self.size = layout_size(self.layout)
+        self._buf = np.zeros(self.size, np.float32)
+        L = self.layout
+        self._players = self._buf[L["players"]].reshape(N_SEATS, N_PLAYER_FEATURES)
+        self._hand = self._buf[L["hand"]].reshape(N_SLOTS, HAND_FEATURES)
+        self._nb_view = self._buf[L["notebook"]]
+        self._i_phase = L["phase"].start
+        self._i_dec = L["pending_decision"].start
+        self._i_acc = L["pending_accusation"].start
+        self._i_players = L["players"].start
+        self._i_asked = L["asked"].start
+        self._i_amount = L["pending_amount"].start
+        self._i_round = L["round"].start
+        self._i_piles = L["piles"].start
+        if self.deduced:
+            self._ded_view = self._buf[L["deduced_murderers"].start : L["deduced_count"].stop]
+        if seer:
+            self._seer_view = self._buf[L["seer_solution"]]
+        self._cache: _CaseCache | None = None
+        self._static_key: tuple | None = None
+        self._state_id: int | None = None
+        self._logs: list | None = None
+        self._reset_dynamic()
+
+    # A copied encoder is rebuilt from scratch (its buffers are views into one another, and
+    # it holds no game information of its own: everything is recomputed from the state).
+    def __getstate__(self) -> dict:
+        return {"observation_mode": self.observation_mode, "seer": self.seer}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__init__(**state)
+
+    def _reset_dynamic(self) -> None:
+        self._nb = np.zeros((N_SEATS, NOTEBOOK_SIZE), np.float32)
+        self._synced = [0] * N_SEATS
+        self._deds: list[Deduction | None] = [None] * N_SEATS
+        self._ded_vec: list[np.ndarray | None] = [None] * N_SEATS
+        self._ded_synced = [0] * N_SEATS
+        self._hand_blocks = np.zeros((N_SEATS, N_SLOTS, HAND_FEATURES), np.float32)
+        self._hand_ver = [-1] * N_SEATS
+        self._hand_len = [0] * N_SEATS
+        self._hand_key: tuple | None = None
+        self._nb_key: tuple | None = None
+        self._dirty: list[int] = []
+
+    def _set_static(self, state: G.GuestsState) -> None:
+        """Blocks that do not change during a game; per-case tables; per-game notebooks."""
+        tables = state.tables
+        if self._cache is None or self._cache.tables is not tables:
+            self._cache = _CaseCache(tables)
+        n = state.num_players
+        key = (n, tables.level, tables.accomplice_possible, id(tables))
+        logs = state.seen_log
+        if key == self._static_key and self._logs is logs:
+            return
+        self._static_key = key
+        self._logs = logs
+        self._reset_dynamic()
+        L = self.layout
+        buf = self._buf
+        buf.fill(0.0)
+        buf[L["level"].start + LEVELS.index(tables.level)] = 1.0
+        buf[L["num_players"].start + n - 1] = 1.0
+        r = L["rules"].start
+        buf[r] = float(tables.accomplice_possible)
+        buf[r + 1] = float(n <= 2)
+        buf[r + 2] = float(n == 1)
+        self._players[:n, P_PRESENT] = 1.0
+        self._n = n
+        self._ego = [_ego_bits(n, p) for p in range(n)]
+        self._orders = [[(p + j) % n for j in range(n)] for p in range(n)]
+        self._block_of = [{s: j for j, s in enumerate(o)} for o in self._orders]
+        self._num_cards = tables.num_cards
+        buf[self._i_piles + 3] = min(tables.num_cards / MAX_CASE_CARDS, 1.0)
+        if self.seer:
+            self._seer_view[:] = solution_vector(tables.case.solution)
+
+    # -- notebooks ------------------------------------------------------------------------
+
+    def _sync_notebook(self, state: G.GuestsState, seat: int) -> np.ndarray:
+        log = state.seen_log[seat]
+        k = self._synced[seat]
+        if k < len(log):
+            nb = self._nb[seat]
+            cells = self._cache.cells
+            for c in log[k:]:
+                nb[cells[c]] = 1.0
+            self._synced[seat] = len(log)
+        return self._nb[seat]
+
+    def notebook(self, state: G.GuestsState, seat: int) -> np.ndarray:
+        """The notebook grid of ``seat`` (a copy)."""
+        self._set_static(state)
+        return self._sync_notebook(state, seat).copy()
+
+    def deduction(self, state: G.GuestsState, seat: int) -> Deduction:
+        """The (incrementally fed) deduction state over ``seat``'s notebook."""
+        self._set_static(state)
+        ded = self._deds[seat]
+        if ded is None:
+            ded = Deduction(state.tables.accomplice_possible)
+            self._deds[seat] = ded
+        log = state.seen_log[seat]
+        k = self._ded_synced[seat]
+        if k < len(log):
+            cards = state.tables.cards
+            for c in log[k:]:
+                ded.add_facts(cards[c].facts, validate=False)
+            self._ded_synced[seat] = len(log)
+            self._ded_vec[seat] = None
+        return ded
+
+    def _deduced(self, state: G.GuestsState, seat: int) -> np.ndarray:
+        ded = self.deduction(state, seat)
+        vec = self._ded_vec[seat]
+        if vec is None:
+            vec = deduced_vector(ded)
+            self._ded_vec[seat] = vec
+        return vec
+
+    # -- encoding -------------------------------------------------------------------------
+
+    def _hand_block(self, state: G.GuestsState, seat: int) -> np.ndarray:
+        """The hand block of ``seat`` (cached per seat until its ``hand_version`` changes)."""
+        ver = state.hand_version[seat]
+        block = self._hand_blocks[seat]
+        if self._hand_ver[seat] != ver:
+            hand = state.hands[seat]
+            h = len(hand)
+            old = self._hand_len[seat]
+            if old > h:
+                block[h:old] = 0.0
+            if h:
+                idx = np.fromiter(hand, np.intp, h)
+                block[:h] = self._cache.rows[idx]
+                block[:h, H_SEEN:H_SELECTED] = self._ego[seat][state.known[seat, idx]]
+                sel = state.selected[seat]
+                if sel:
+                    for slot, c in enumerate(hand):
+                        if c in sel:
+                            block[slot, H_SELECTED] = 1.0
+            self._hand_len[seat] = h
+            self._hand_ver[seat] = ver
+        return block
+
+    def encode(self, state: G.GuestsState, observer: int) -> np.ndarray:
+        """The observation of ``observer`` (a fresh array; the encoder keeps no reference)."""
+        self._set_static(state)
+        buf = self._buf
+        decision = state.decision
+        mine = state.current == observer and decision != G.D_NONE
+
+        # the small dynamic blocks: clear last call's cells, then set this call's, in two
+        # fancy-index writes
+        if self._dirty:
+            buf[self._dirty] = 0.0
+        idx: list[int] = []
+        val: list[float] = []
+        add_i = idx.append
+        add_v = val.append
+        add_i(self._i_phase + G.DECISION_PHASE[decision])
+        add_v(1.0)
+        if mine:
+            add_i(self._i_dec + decision)
+            add_v(1.0)
+            if decision == G.D_PAY:
+                add_i(self._i_amount)
+                add_v(min(state.owed / BID_SCALE, 1.0))
+            elif decision == G.D_DISCARD:
+                left = len(state.hands[observer]) - len(state.selected[observer])
+                add_i(self._i_amount + 1)
+                add_v((left - G.KEEP_AFTER_DISCARD) / N_SLOTS)
+            elif decision > G.D_SOLUTION:
+                part = state.accusations.get(observer, ())
+                base = self._i_acc
+                for j, v in enumerate(part[:4]):
+                    if j == 3 and v < 0:
+                        add_i(base + _ACC_OFFSETS[3] + N_SUSPECTS)
+                    else:
+                        add_i(base + _ACC_OFFSETS[j] + v)
+                    add_v(1.0)
+        add_i(self._i_round)
+        add_v(state.round / state.config.max_rounds)
+
+        # players (egocentric)
+        order = self._orders[observer]
+        block_of = self._block_of[observer]
+        pbase = self._i_players
+        F = N_PLAYER_FEATURES
+        cur = state.current if decision != G.D_NONE else -1
+        done_all = decision >= G.D_SOLUTION
+        queue = state.turn_queue
+        active = state.active
+        out = state.out
+        hands = state.hands
+        for j, s in enumerate(order):
+            b = pbase + j * F
+            if out[s]:
+                add_i(b + P_OUT)
+                add_v(1.0)
+            elif done_all or (s != active and s not in queue):
+                add_i(b + P_TURN_DONE)
+                add_v(1.0)
+            if s == cur:
+                add_i(b + P_DECIDING)
+                add_v(1.0)
+            add_i(b + P_HAND)
+            add_v(len(hands[s]) / N_SLOTS)
+        if decision < G.D_SOLUTION:
+            add_i(pbase + block_of[active] * F + P_ACTIVE)
+            add_v(1.0)
+        add_i(pbase + block_of[state.start] * F + P_START)
+        add_v(1.0)
+        if state.bids:
+            answering = state.answering if decision in (G.D_ANSWER, G.D_PAY) else -1
+            for k, bid in enumerate(state.bids):
+                b = pbase + (1 if bid.seat == G.DECK_SEAT else block_of[bid.seat]) * F
+                idx += (b + P_BID, b + P_BID_VALUE, b + P_BID_COUNT)
+                val += (1.0, min(bid.value / BID_SCALE, 1.0), bid.count / N_SLOTS)
+                if bid.status == 1:
+                    add_i(b + P_ACCEPTED)
+                    add_v(1.0)
+                elif bid.status == 2:
+                    add_i(b + P_DECLINED)
+                    add_v(1.0)
+                if k == answering:
+                    add_i(b + P_ANSWERING)
+                    add_v(1.0)
+
+        # asked references, piles
+        ia = self._i_asked
+        for r in state.asked:
+            add_i(ia + r)
+            add_v(1.0)
+        p = self._i_piles
+        num = self._num_cards
+        idx += (p, p + 1, p + 2)
+        val += (len(state.deck) / num, len(state.discard) / num, len(state.revealed) / num)
+        buf[idx] = val
+        self._dirty = idx
+
+        # hand and notebook: copied in only when the observer or its content changed
+        hkey = (observer, state.hand_version[observer])
+        if hkey != self._hand_key:
+            self._hand[:] = self._hand_block(state, observer)
+            self._hand_key = hkey
+        nb = self._sync_notebook(state, observer)
+        nkey = (observer, self._synced[observer])
+        if nkey != self._nb_key:
+            self._nb_view[:] = nb
+            self._nb_key = nkey
+        if self.deduced:
+            self._ded_view[:] = self._deduced(state, observer)
+        return buf.copy()
+
+
+_ACC_OFFSETS = (0, N_SUSPECTS, N_SUSPECTS + N_MOTIVES, N_SUSPECTS + N_MOTIVES + N_WEAPONS)

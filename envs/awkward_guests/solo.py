@@ -1,0 +1,165 @@
+"""Awkward Guests solo — a single-agent Gymnasium env (``parlour/AwkwardGuestsSolo-v0``).
+
+The solo mode of spec §5 (our design; the published solo mode needs the publisher's app),
+played by the same engine as the AEC env with ``num_players=1``: like two players, with the
+deck as the other player. After the inquiry (4 references) the matching cards among the top
+5 of the deck form one bid; non-matching ones and declined bid cards go to the bottom of the
+deck, accepted ones are read, noted and discarded, the payment goes to the discard pile.
+
+```python
+import gymnasium
+import envs  # registers the env
+
+env = gymnasium.make("parlour/AwkwardGuestsSolo-v0", level="easy")
+obs, info = env.reset(seed=0)
+done = False
+while not done:
+    mask = env.unwrapped.action_masks()  # or env.get_wrapper_attr("action_masks")()
+    action = env.action_space.sample(mask.astype("int8"))
+    obs, reward, terminated, truncated, info = env.step(action)
+    done = terminated or truncated
+```
+
+| | |
+|---|---|
+| Actions | ``Discrete(95)`` — the AEC layout (:mod:`envs.awkward_guests.actions`) |
+| Observation | ``Box(0, 1, (1857,), float32)`` — the AEC ``observation`` vector for one player (``deduced``: 1928; ``seer`` adds 70) |
+| Masks | ``action_masks()`` (bool, length 95); also ``info["action_mask"]`` (int8) |
+| Reward | at the end only: correct accusation ``+1 − 0.01 × rounds played``; wrong ``−1``; round limit ``0`` (``truncated=True``) |
+
+Arguments: ``level="easy"``, ``cases="generated" | "classic" | [paths]``,
+``observation_mode="notebook" | "deduced"``, ``deck_size=70``, ``max_rounds=30``,
+``render_mode=None | "ansi" | "human"``, ``seer=False`` (as for the AEC env).
+
+Rulings: an **illegal action** does not raise; it ends the episode with reward ``−1``
+(``terminated=True``, ``info["illegal_action"] = True``), so Gymnasium's ``check_env`` (which
+samples unmasked actions) passes. ``reset(seed, options)`` calls ``super().reset(seed=seed)``
+and hands ``self.np_random`` to the case source and the engine; ``options`` takes ``case``,
+``deck`` and ``start`` as for the AEC env. Stepping after the end of an episode raises.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from . import actions as A
+from . import game as G
+from .env import CaseSource, validate_common
+from .observation import ObservationEncoder
+from .render import render_table
+from .view import GuestsView, make_view
+
+
+class AwkwardGuestsSoloEnv(gymnasium.Env):
+    """The solo Gymnasium env (see the module docstring)."""
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+
+    def __init__(
+        self,
+        level: str = "easy",
+        cases: Any = "generated",
+        observation_mode: str = "notebook",
+        deck_size: int = 70,
+        max_rounds: int = G.DEFAULT_MAX_ROUNDS,
+        render_mode: str | None = None,
+        seer: bool = False,
+    ) -> None:
+        super().__init__()
+        validate_common(observation_mode, max_rounds, render_mode, seer)
+        self.config = G.GuestsConfig(1, max_rounds)
+        self.cases = CaseSource(level, cases, deck_size)
+        self.level = level
+        self.observation_mode = observation_mode
+        self.render_mode = render_mode
+        self.seer = seer
+        self._encoder = ObservationEncoder(observation_mode, seer)
+        self.observation_layout: dict[str, slice] = dict(self._encoder.layout)
+        self.observation_space = spaces.Box(0.0, 1.0, (self._encoder.size,), np.float32)
+        self.action_space = spaces.Discrete(A.NUM_ACTIONS)
+        self.state: G.GuestsState | None = None
+        self._done = False
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        super().reset(seed=seed)
+        options = options or {}
+        rng = self.np_random
+        case = (
+            G.resolve_case(options["case"])
+            if options.get("case") is not None
+            else self.cases.pick(rng)
+        )
+        self.state = G.new_game(
+            self.config, case, rng, deck=options.get("deck"), start=options.get("start")
+        )
+        self._done = False
+        if self.render_mode == "human":
+            self.render()
+        return self._obs(), self._info()
+
+    def _obs(self) -> np.ndarray:
+        return self._encoder.encode(self.state, 0)
+
+    def _info(self, **extra: Any) -> dict[str, Any]:
+        info = {"phase": self.state.phase_name, "action_mask": self.state.legal_mask()}
+        info.update(extra)
+        return info
+
+    def action_masks(self) -> np.ndarray:
+        """Legal actions as a bool array of length 95 (all False once the episode is over)."""
+        if self.state is None:
+            raise RuntimeError("call reset() before action_masks()")
+        return self.state.legal_mask().astype(bool)
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        if self.state is None:
+            raise RuntimeError("call reset() before step()")
+        if self._done:
+            raise RuntimeError("the episode is over: call reset()")
+        state = self.state
+        try:
+            a = int(action)
+        except (TypeError, ValueError):
+            a = -1
+        if a not in state.legal_actions():
+            self._done = True
+            return self._obs(), -1.0, True, False, self._info(illegal_action=True)
+        state.apply(a)
+        reward = 0.0
+        terminated = truncated = False
+        if state.is_terminal:
+            self._done = True
+            reward = float(state.returns()[0])
+            truncated = state.truncated
+            terminated = not truncated
+        if self.render_mode == "human":
+            self.render()
+        info = self._info()
+        if self._done:
+            info["result"] = state.result
+        return self._obs(), reward, terminated, truncated, info
+
+    def player_view(self) -> GuestsView:
+        """What the player may know (see :mod:`envs.awkward_guests.view`)."""
+        return make_view(self.state, 0)
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn(
+                "render() called without a render_mode; pass render_mode='ansi' or 'human'"
+            )
+            return None
+        text = render_table(self.state, ["player"])
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
