@@ -49,6 +49,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .board import WALTON, Board
+from .facts import FACT_TYPES
 
 __all__ = [
     "FACT_TYPES",
@@ -58,21 +59,6 @@ __all__ = [
     "world_violations",
     "route_passages",
 ]
-
-FACT_TYPES = (
-    "sign_absent",
-    "weapon_unused",
-    "passage_unused",
-    "seen_before",
-    "seen_at_murder",
-    "guest_count",
-    "claim",
-    "testimony",
-    "evidence",
-    "together",
-    "apart",
-    "alone",
-)
 
 
 def route_passages(route: tuple[str, ...] | list[str]) -> set[frozenset[str]]:
