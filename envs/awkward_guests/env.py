@@ -110,7 +110,7 @@ Extras
   table, own pending decision).
 * ``env.unwrapped.notebook(agent)`` — the agent's notebook grid
   (:mod:`envs.awkward_guests.notebook`).
-* ``env.unwrapped.state`` — the engine state (:class:`~envs.awkward_guests.game.GuestsState`):
+* ``env.unwrapped.game`` — the engine state (:class:`~envs.awkward_guests.game.GuestsState`):
   hidden information, for debugging and tests only.
 
 Rules and rulings: :mod:`envs.awkward_guests.game`.
@@ -295,7 +295,7 @@ class raw_env(AECEnv):
         self.observation_spaces = {a: self._observation_space for a in self.possible_agents}
         self.action_spaces = {a: self._action_space for a in self.possible_agents}
         self._np_random: np.random.Generator | None = None
-        self.state: G.GuestsState | None = None
+        self.game: G.GuestsState | None = None
         self.agents: list[str] = []
 
     # -- spaces ---------------------------------------------------------------------------
@@ -316,7 +316,7 @@ class raw_env(AECEnv):
             case = G.resolve_case(options["case"])
         else:
             case = self.cases.pick(self._np_random)
-        self.state = G.new_game(
+        self.game = G.new_game(
             self.config,
             case,
             self._np_random,
@@ -328,14 +328,14 @@ class raw_env(AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        phase = self.state.phase_name
+        phase = self.game.phase_name
         self.infos = {a: {"phase": phase} for a in self.agents}
-        self.agent_selection = self.possible_agents[self.state.current_player]
+        self.agent_selection = self.possible_agents[self.game.current_player]
         self._skip_agent_selection = None
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.agent_name_mapping[agent]
-        state = self.state
+        state = self.game
         if seat == state.current_player and agent == self.agent_selection:
             mask = state.legal_mask()
         else:
@@ -347,7 +347,8 @@ class raw_env(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        state = self.state
+        state = self.game
+        decider = state.current_player
         state.apply(action)  # raises IllegalActionError, state unchanged
         self._cumulative_rewards[agent] = 0.0
         for a in self.agents:
@@ -383,23 +384,26 @@ class raw_env(AECEnv):
         else:
             for a in self.agents:
                 if not self.terminations[a]:
-                    self.infos[a]["phase"] = phase
+                    self.infos[a] = {"phase": phase}  # a fresh dict: earlier infos stay as given
             self.agent_selection = agents[state.current_player]
         self._accumulate_rewards()
         if state.newly_out or state.is_terminal:
             self._deads_step_first()
-        if self.render_mode == "human":
+        # "human" prints once per finished decision (when the decider changes), never per step:
+        # the number of steps of a hidden choice (going on vs. a 4-6 step accusation) must not
+        # show in what is printed.
+        if self.render_mode == "human" and (state.current_player != decider or state.is_terminal):
             self.render()
 
     # -- extras ---------------------------------------------------------------------------
 
     def player_view(self, agent: str) -> GuestsView:
         """What ``agent`` may know, as an immutable structured view (for scripted agents)."""
-        return make_view(self.state, self.agent_name_mapping[agent])
+        return make_view(self.game, self.agent_name_mapping[agent])
 
     def notebook(self, agent: str) -> np.ndarray:
         """The notebook grid of ``agent`` (the ``notebook`` block of its observation)."""
-        return self._encoder.notebook(self.state, self.agent_name_mapping[agent])
+        return self._encoder.notebook(self.game, self.agent_name_mapping[agent])
 
     def render(self) -> str | None:
         if self.render_mode is None:
@@ -409,7 +413,7 @@ class raw_env(AECEnv):
                 "render() called without a render_mode; pass render_mode='ansi' or 'human'"
             )
             return None
-        text = render_table(self.state, self.possible_agents)
+        text = render_table(self.game, self.possible_agents)
         if self.render_mode == "human":
             print(text)
             return None

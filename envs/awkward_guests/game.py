@@ -108,7 +108,7 @@ import numpy as np
 
 from . import actions as A
 from .board import WALTON
-from .case import Case, Solution
+from .case import Card, Case, Solution
 
 # ----------------------------------------------------------------------------- constants
 
@@ -254,6 +254,9 @@ class CaseTables:
             raise ValueError("case: duplicate card ids")
         self.case = case
         self.cards = tuple(cards)
+        # What player views hand out: copies, so that an agent writing into a view's fact
+        # dicts can never reach the hidden case the engine plays.
+        self.view_cards: tuple[Card, ...] = tuple(copy.deepcopy(c) for c in cards)
         self.ids: tuple[int, ...] = tuple(ids)
         self.index: dict[int, int] = {cid: k for k, cid in enumerate(ids)}
         self.values: tuple[int, ...] = tuple(int(c.value) for c in cards)

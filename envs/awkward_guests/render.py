@@ -50,7 +50,7 @@ def render_table(state: G.GuestsState, agents: list[str]) -> str:
             lines.append(f"    #{card.id} ({card.value}) {card.text}")
     if state.is_terminal:
         if state.result == "win" and state.winners:
-            lines.append("  game over — solved by " + ", ".join(agents[p] for p in state.winners))
+            lines.append("  game over — winner(s): " + ", ".join(agents[p] for p in state.winners))
         elif state.result == "truncated":
             lines.append("  game over — round limit reached, no winner")
         else:

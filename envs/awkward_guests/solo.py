@@ -81,7 +81,7 @@ class AwkwardGuestsSoloEnv(gymnasium.Env):
         self.observation_layout: dict[str, slice] = dict(self._encoder.layout)
         self.observation_space = spaces.Box(0.0, 1.0, (self._encoder.size,), np.float32)
         self.action_space = spaces.Discrete(A.NUM_ACTIONS)
-        self.state: G.GuestsState | None = None
+        self.game: G.GuestsState | None = None
         self._done = False
 
     def reset(
@@ -95,7 +95,7 @@ class AwkwardGuestsSoloEnv(gymnasium.Env):
             if options.get("case") is not None
             else self.cases.pick(rng)
         )
-        self.state = G.new_game(
+        self.game = G.new_game(
             self.config, case, rng, deck=options.get("deck"), start=options.get("start")
         )
         self._done = False
@@ -104,25 +104,25 @@ class AwkwardGuestsSoloEnv(gymnasium.Env):
         return self._obs(), self._info()
 
     def _obs(self) -> np.ndarray:
-        return self._encoder.encode(self.state, 0)
+        return self._encoder.encode(self.game, 0)
 
     def _info(self, **extra: Any) -> dict[str, Any]:
-        info = {"phase": self.state.phase_name, "action_mask": self.state.legal_mask()}
+        info = {"phase": self.game.phase_name, "action_mask": self.game.legal_mask()}
         info.update(extra)
         return info
 
     def action_masks(self) -> np.ndarray:
         """Legal actions as a bool array of length 95 (all False once the episode is over)."""
-        if self.state is None:
+        if self.game is None:
             raise RuntimeError("call reset() before action_masks()")
-        return self.state.legal_mask().astype(bool)
+        return self.game.legal_mask().astype(bool)
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        if self.state is None:
+        if self.game is None:
             raise RuntimeError("call reset() before step()")
         if self._done:
             raise RuntimeError("the episode is over: call reset()")
-        state = self.state
+        state = self.game
         try:
             a = int(action)
         except (TypeError, ValueError):
@@ -147,7 +147,7 @@ class AwkwardGuestsSoloEnv(gymnasium.Env):
 
     def player_view(self) -> GuestsView:
         """What the player may know (see :mod:`envs.awkward_guests.view`)."""
-        return make_view(self.state, 0)
+        return make_view(self.game, 0)
 
     def render(self) -> str | None:
         if self.render_mode is None:
@@ -155,7 +155,7 @@ class AwkwardGuestsSoloEnv(gymnasium.Env):
                 "render() called without a render_mode; pass render_mode='ansi' or 'human'"
             )
             return None
-        text = render_table(self.state, ["player"])
+        text = render_table(self.game, ["player"])
         if self.render_mode == "human":
             print(text)
             return None

@@ -123,7 +123,7 @@ def make_view(state: G.GuestsState, seat: int) -> GuestsView:
     hand = tuple(
         HandCard(
             slot=i,
-            card=t.cards[c],
+            card=t.view_cards[c],
             selected=c in sel,
             seen_by=tuple(q for q in range(n) if q != seat and int(state.known[seat, c]) >> q & 1),
         )
@@ -154,7 +154,7 @@ def make_view(state: G.GuestsState, seat: int) -> GuestsView:
         start_player=state.start,
         legal_actions=tuple(state.legal_actions()) if mine else (),
         hand=hand,
-        notebook=tuple(t.cards[c] for c in state.seen_log[seat]),
+        notebook=tuple(t.view_cards[c] for c in state.seen_log[seat]),
         asked=tuple(G.A.REFERENCES[r] for r in state.asked),
         bids=bids,
         hand_sizes=tuple(len(h) for h in state.hands),

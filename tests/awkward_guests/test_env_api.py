@@ -142,7 +142,7 @@ def test_rewards_are_zero_sum_and_final_infos(n):
     for game in range(6):
         env.reset(seed=100 * n + game)
         total, infos = _play_random(env, rng)
-        state = env.unwrapped.state
+        state = env.unwrapped.game
         seen_results.add(state.result)
         assert sum(total.values()) == pytest.approx(0.0)
         assert [total[a] for a in env.possible_agents] == pytest.approx(state.returns())
@@ -160,7 +160,7 @@ def test_a_wrong_accuser_is_terminated_at_once_and_paid_its_loss():
     env = awkward_guests_v0.env(num_players=3, cases=[case], max_rounds=5)
     env.reset(seed=0, options={"start": 0})
     raw = env.unwrapped
-    while raw.state.decision != G.D_SOLUTION:  # quick round: ask, nobody offers
+    while raw.game.decision != G.D_SOLUTION:  # quick round: ask, nobody offers
         env.step(int(np.flatnonzero(env.last()[0]["action_mask"])[-1]))
     assert env.agent_selection == "player_0"
     env.step(A.YES)
@@ -176,7 +176,7 @@ def test_a_wrong_accuser_is_terminated_at_once_and_paid_its_loss():
     env.step(None)
     assert env.agents == ["player_1", "player_2"]
     assert env.agent_selection == "player_1"  # the new Solution phase
-    assert raw.state.decision == G.D_SOLUTION
+    assert raw.game.decision == G.D_SOLUTION
     env.step(A.YES)
     for a in G.accusation_actions(SOLUTION, False):
         env.step(a)
@@ -199,7 +199,7 @@ def test_truncation_sets_truncations_and_pays_the_draw():
         return A.NO if mask[A.NO] else int(np.flatnonzero(mask)[0])
 
     total, infos = _play_random(env, None, never_accuse)
-    assert env.unwrapped.state.result == "truncated"
+    assert env.unwrapped.game.result == "truncated"
     assert total == {a: 0.0 for a in env.possible_agents}
     assert all(info["winners"] == [] for info in infos.values())
 
@@ -227,7 +227,7 @@ def test_pickle_and_deepcopy_of_env_mid_game_continue_identically():
         mask = env.observe(env.agent_selection)["action_mask"]
         if not mask.any():
             return None
-        if mask[A.NO] and mask[A.YES] and env.state.decision == G.D_SOLUTION:
+        if mask[A.NO] and mask[A.YES] and env.game.decision == G.D_SOLUTION:
             return A.NO  # keep the game going
         return int(rng.choice(np.flatnonzero(mask)))
 
@@ -258,7 +258,7 @@ def test_player_view_matches_the_observation_for_its_agent():
     v = env.player_view(cur)
     seat = env.agent_name_mapping[cur]
     assert v.is_my_turn and v.decision == "inquiry" and v.legal_actions == tuple(range(16))
-    assert v.hand_ids == tuple(env.state.hand_ids(seat))
+    assert v.hand_ids == tuple(env.game.hand_ids(seat))
     assert {c.id for c in v.notebook} == set(v.hand_ids)
     obs = env.observe(cur)["observation"]
     nb = obs[env.observation_layout["notebook"]]
@@ -285,8 +285,8 @@ def test_deduced_mode_matches_the_deduction_engine_over_the_notebook():
             seat = env.agent_name_mapping[agent]
             obs = env.observe(agent)["observation"]
             d = Deduction(True)
-            for k in env.state.seen_log[seat]:
-                d.add_facts(env.state.tables.cards[k].facts)
+            for k in env.game.seen_log[seat]:
+                d.add_facts(env.game.tables.cards[k].facts)
             poss = d.possible()
             murderers = obs[L["deduced_murderers"]]
             assert {A.SUSPECTS[i] for i in np.flatnonzero(murderers)} == poss["murderers"]
@@ -299,7 +299,7 @@ def test_deduced_mode_matches_the_deduction_engine_over_the_notebook():
             c = d.count()
             assert count == pytest.approx(0.0 if c == 1 else np.log(c) / np.log(5760), abs=1e-6)
         mask = env.observe(env.agent_selection)["action_mask"]
-        a = A.NO if mask[A.NO] and env.state.decision == G.D_SOLUTION else None
+        a = A.NO if mask[A.NO] and env.game.decision == G.D_SOLUTION else None
         env.step(a if a is not None else int(rng.choice(np.flatnonzero(mask))))
 
 
@@ -308,7 +308,7 @@ def test_seer_appends_the_solution():
         num_players=2, cases=_cases("medium"), level="medium", seer=True
     )
     env.reset(seed=0)
-    sol = env.state.case.solution
+    sol = env.game.case.solution
     v = env.observe("player_0")["observation"][env.observation_layout["seer_solution"]]
     assert A.SUSPECTS[int(np.flatnonzero(v[:6])[0])] == sol.murderer
     assert A.MOTIVES[int(np.flatnonzero(v[6:24])[0])] == sol.motive
@@ -325,11 +325,11 @@ def test_reset_options_case_path_deck_and_start(tmp_path):
     env = awkward_guests_v0.raw_env(num_players=3)
     deck = [c.id for c in case.cards][::-1]
     env.reset(seed=0, options={"case": str(path), "deck": deck, "start": 2})
-    assert env.state.case.level == "hard" and env.agent_selection == "player_2"
-    assert env.state.hand_ids(0) == sorted(deck[:6])
-    assert env.state.hand_ids(1) == sorted(deck[6:12])
+    assert env.game.case.level == "hard" and env.agent_selection == "player_2"
+    assert env.game.hand_ids(0) == sorted(deck[:6])
+    assert env.game.hand_ids(1) == sorted(deck[6:12])
     env.reset(seed=0, options={"case": case, "junk": 1})
-    assert env.state.case is case
+    assert env.game.case is case
     with pytest.raises(ValueError, match="deck"):
         env.reset(options={"case": case, "deck": deck[:-1]})
     with pytest.raises(ValueError, match="start"):
@@ -343,10 +343,10 @@ def test_generated_cases_follow_the_seed_and_the_level():
     e2 = awkward_guests_v0.raw_env(num_players=2, level="very_hard")
     e1.reset(seed=7)
     e2.reset(seed=7)
-    assert e1.state.case.to_json() == e2.state.case.to_json()
-    assert e1.state.case.level == "very_hard"
+    assert e1.game.case.to_json() == e2.game.case.to_json()
+    assert e1.game.case.level == "very_hard"
     e1.reset()
-    assert e1.state.case.to_json() != e2.state.case.to_json()  # a fresh case per reset
+    assert e1.game.case.to_json() != e2.game.case.to_json()  # a fresh case per reset
 
 
 def test_classic_cases():
@@ -356,7 +356,7 @@ def test_classic_cases():
         pytest.skip("the classic case files are not there yet")
     env = awkward_guests_v0.raw_env(num_players=2, level="expert", cases="classic")
     env.reset(seed=0)
-    assert env.state.case.level == "expert"
+    assert env.game.case.level == "expert"
 
 
 def test_registered_in_pettingzoo_registry():
@@ -444,10 +444,10 @@ def test_out_of_bounds_action_is_rejected_by_the_wrapper():
 def test_illegal_action_on_raw_env_raises_clear_error_and_changes_nothing():
     env = awkward_guests_v0.raw_env(num_players=2, cases=_cases("easy"))
     env.reset(seed=0)
-    before = pickle.dumps(env.state)
+    before = pickle.dumps(env.game)
     with pytest.raises(awkward_guests_v0.IllegalActionError, match="'inquiry'"):
         env.step(A.NO)
-    assert pickle.dumps(env.state) == before
+    assert pickle.dumps(env.game) == before
     env.step(A.REF_0)  # still usable afterwards
 
 
@@ -470,12 +470,12 @@ def test_rewards_sum_to_zero_over_random_games_with_eliminations(n, level, p_acc
             env.step(None)
             continue
         mask = obs["action_mask"]
-        if mask[A.YES] and env.unwrapped.state.decision == G.D_SOLUTION:
+        if mask[A.YES] and env.unwrapped.game.decision == G.D_SOLUTION:
             env.step(A.YES if rng.random() < p_accuse else A.NO)
         else:
             env.step(int(rng.choice(np.flatnonzero(mask))))
     assert sum(total.values()) == pytest.approx(0.0)
-    assert env.unwrapped.state.is_terminal
+    assert env.unwrapped.game.is_terminal
 
 
 def test_notebook_cells_of_every_fact_of_real_cases_are_distinct_names():
@@ -503,3 +503,25 @@ def test_notebook_cells_of_every_fact_of_real_cases_are_distinct_names():
                         "apart",
                         "alone",
                     }
+
+
+def test_pettingzoo_state_method_is_not_shadowed_by_the_hidden_game():
+    env = awkward_guests_v0.env(num_players=3)
+    env.reset(seed=0)
+    with pytest.raises(NotImplementedError):
+        env.state()
+    assert env.unwrapped.game.case is not None  # the engine state has its own name
+
+
+def test_human_render_prints_once_per_finished_decision(capsys):
+    env = awkward_guests_v0.raw_env(num_players=2, render_mode="human")
+    env.reset(seed=1)
+    deciders = []
+    for _ in range(12):
+        mask = env.observe(env.agent_selection)["action_mask"]
+        before = env.game.current_player
+        env.step(int(np.flatnonzero(mask)[0]))
+        deciders.append(before != env.game.current_player or env.game.is_terminal)
+        if env.game.is_terminal:
+            break
+    assert capsys.readouterr().out.count("Awkward Guests —") == sum(deciders)

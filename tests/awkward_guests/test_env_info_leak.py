@@ -131,15 +131,15 @@ def test_unseen_deck_order_does_not_leak_through_the_env(n, level, seed, data):
     env_a.reset(seed=seed, options={"deck": deck_a, "start": 0})
     env_b.reset(seed=seed, options={"deck": deck_b, "start": 0})
     taken: set[int] = set()  # cards taken off the deck of game A (drawn, or looked at solo)
-    draw = env_a.state._draw_card
+    draw = env_a.game._draw_card
 
     def spy():
         k = draw()
         if k is not None:
-            taken.add(env_a.state.card_id(k))
+            taken.add(env_a.game.card_id(k))
         return k
 
-    env_a.state._draw_card = spy
+    env_a.game._draw_card = spy
     while env_a.agents:
         if swapped & taken:
             break  # one of the two cards has been taken: from here the games may differ
@@ -154,7 +154,7 @@ def test_unseen_deck_order_does_not_leak_through_the_env(n, level, seed, data):
         else:
             mask = env_a.observe(agent)["action_mask"]
             a = int(rng.choice(np.flatnonzero(mask)))
-            if env_a.state.decision == G.D_SOLUTION and rng.random() < 0.8:
+            if env_a.game.decision == G.D_SOLUTION and rng.random() < 0.8:
                 a = A.NO
         env_a.step(a)
         env_b.step(a)
@@ -180,18 +180,18 @@ def test_the_solution_does_not_leak(n, seed):
         agent = env_a.agent_selection
         if env_a.terminations[agent] or env_a.truncations[agent]:
             a = None
-        elif env_a.state.decision == G.D_SOLUTION:
+        elif env_a.game.decision == G.D_SOLUTION:
             a = A.NO  # no accusation: the outcome would differ
         else:
             mask = env_a.observe(agent)["action_mask"]
             a = int(rng.choice(np.flatnonzero(mask)))
         env_a.step(a)
         env_b.step(a)
-    assert env_a.state.result == env_b.state.result == "truncated"
+    assert env_a.game.result == env_b.game.result == "truncated"
 
 
 def _to_solution_phase(env, rng):
-    while env.state.decision != G.D_SOLUTION:
+    while env.game.decision != G.D_SOLUTION:
         mask = env.observe(env.agent_selection)["action_mask"]
         env.step(int(rng.choice(np.flatnonzero(mask))))
 

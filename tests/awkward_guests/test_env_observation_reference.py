@@ -204,7 +204,7 @@ def test_encoder_matches_reference_for_every_observer(n, level, mode, seed):
             for agent in rng.permutation(env.possible_agents):
                 seat = env.agent_name_mapping[agent]
                 got = env.observe(agent)["observation"]
-                want = reference(env.state, seat, env.observation_layout, mode)
+                want = reference(env.game, seat, env.observation_layout, mode)
                 np.testing.assert_allclose(got, want, atol=1e-6)
             agent = env.agent_selection
             if env.terminations[agent] or env.truncations[agent]:
@@ -212,7 +212,7 @@ def test_encoder_matches_reference_for_every_observer(n, level, mode, seed):
                 continue
             mask = env.observe(agent)["action_mask"]
             a = int(rng.choice(np.flatnonzero(mask)))
-            if env.state.decision == G.D_SOLUTION and rng.random() < 0.7:
+            if env.game.decision == G.D_SOLUTION and rng.random() < 0.7:
                 a = A.NO
             env.step(a)
             steps += 1

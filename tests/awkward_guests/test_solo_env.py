@@ -58,7 +58,7 @@ def test_random_masked_play_ends_with_a_solo_reward():
             mask = env.action_masks()
             assert mask.any()
             a = int(rng.choice(np.flatnonzero(mask)))
-            if env.state.decision == G.D_SOLUTION and rng.random() < 0.8:
+            if env.game.decision == G.D_SOLUTION and rng.random() < 0.8:
                 a = A.NO
             obs, r, term, trunc, info = env.step(a)
             assert env.observation_space.contains(obs)
@@ -69,7 +69,7 @@ def test_random_masked_play_ends_with_a_solo_reward():
                 assert r == 0.0
         results.add(info["result"])
         if info["result"] == "win":
-            assert total == pytest.approx(1 - 0.01 * env.state.round)
+            assert total == pytest.approx(1 - 0.01 * env.game.round)
         elif info["result"] == "loss":
             assert total == -1.0 and term
         else:
@@ -85,7 +85,7 @@ def _scripted_env(max_rounds=30):
 
 
 def _skip_to_solution(env):
-    while env.state.decision != G.D_SOLUTION:
+    while env.game.decision != G.D_SOLUTION:
         mask = env.action_masks()
         a = A.NO if mask[A.NO] else int(np.flatnonzero(mask)[0])
         env.step(a)
@@ -95,10 +95,10 @@ def test_solo_win_pays_one_minus_a_hundredth_per_round():
     env = _scripted_env()
     _skip_to_solution(env)
     env.step(A.NO)
-    while env.state.decision == G.D_DISCARD:
+    while env.game.decision == G.D_DISCARD:
         env.step(int(np.flatnonzero(env.action_masks())[0]))
     _skip_to_solution(env)
-    assert env.state.round == 2
+    assert env.game.round == 2
     env.step(A.YES)
     acts = G.accusation_actions(SOLUTION, False)
     for a in acts[:-1]:
