@@ -13,8 +13,11 @@ $(STAMP): pyproject.toml constraints.txt
 	$(PY) -m pip install --quiet -c constraints.txt -e ".[train,dev]"
 	touch $(STAMP)
 
+# Train PPO on Audition 2p for a few minutes, evaluate against random and audition.greedy,
+# print the table; results in runs/audition_2p/ (report.md, report.json, learning_curve.png).
+RUN_CONFIG ?= configs/audition_2p.yaml
 run: $(STAMP)
-	$(VENV)/bin/parlour demo audition --players 2 --seed 0
+	$(VENV)/bin/parlour train $(RUN_CONFIG)
 
 test: $(STAMP)
 	$(VENV)/bin/ruff format --check --quiet .

@@ -9,6 +9,7 @@ lazily so that a missing optional extra (e.g. torch for ``train``) never breaks 
 | ``case`` | ``envs.awkward_guests.cli`` | generate / show / check Awkward Guests cases, level table |
 | ``demo`` | ``envs.audition.demo`` | play one rendered game between random agents |
 | ``eval`` | ``train.evaluate`` | tournament between agents: JSON / Markdown / PNG results |
+| ``play`` | ``train.play`` | play a game in the terminal against agents |
 | ``train`` | ``train.train`` | MaskablePPO self-play training from a YAML config |
 
 A subcommand module exposes ``HELP`` (one line), ``add_arguments(parser)`` and ``run(args) ->
@@ -27,6 +28,7 @@ SUBCOMMANDS: dict[str, str] = {
     "case": "envs.awkward_guests.cli",
     "demo": "envs.audition.demo",
     "eval": "train.evaluate",
+    "play": "train.play",
     "train": "train.train",
 }
 

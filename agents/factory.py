@@ -1,0 +1,116 @@
+"""Build agents from spec strings, the same names in configs and on the command line.
+
+| spec | game | agent |
+|---|---|---|
+| ``random`` | any | uniform over legal actions (:mod:`agents.random_agent`) |
+| ``audition.greedy`` | audition | one-ply greedy (:mod:`agents.audition_greedy`) |
+| ``audition.expert`` | audition | determinized Monte Carlo search (:mod:`agents.audition_expert`); options ``sims=N`` |
+| ``ppo:PATH`` | any | a trained MaskablePPO model, most probable legal action (:mod:`agents.ppo`) |
+| ``ppo:PATH:sample`` | any | the same, sampling from the masked policy |
+
+Options follow the name after a colon, comma separated: ``audition.expert:sims=200``.
+An unknown name, an option the agent does not take, or an agent of another game raise
+``ValueError`` listing what is known.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from agents.base import Agent
+
+#: name -> (games it plays, or None for every game; builder(spec, seed, **options))
+_BUILDERS: dict[str, tuple[tuple[str, ...] | None, Callable[..., Agent]]] = {}
+
+
+def _register(name: str, games: tuple[str, ...] | None):
+    def deco(fn: Callable[..., Agent]) -> Callable[..., Agent]:
+        _BUILDERS[name] = (games, fn)
+        return fn
+
+    return deco
+
+
+@_register("random", None)
+def _random(spec: str, seed: int | None) -> Agent:
+    from agents.random_agent import RandomAgent
+
+    return RandomAgent(spec, seed)
+
+
+@_register("audition.greedy", ("audition",))
+def _greedy(spec: str, seed: int | None) -> Agent:
+    from agents.audition_greedy import GreedyAgent
+
+    return GreedyAgent(spec, seed)
+
+
+@_register("audition.expert", ("audition",))
+def _expert(spec: str, seed: int | None, sims: str | None = None) -> Agent:
+    from agents.audition_expert import DEFAULT_SIMS, ExpertAgent
+
+    return ExpertAgent(spec, seed, sims=_int_option("sims", sims, DEFAULT_SIMS))
+
+
+KNOWN_SPECS = ("random", "audition.greedy", "audition.expert[:sims=N]", "ppo:PATH[:sample]")
+
+
+def _int_option(name: str, value: str | None, default: int) -> int:
+    if value is None:
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise ValueError(f"option {name} must be an int, got {value!r}") from None
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """``"audition.expert:sims=200"`` → ``("audition.expert", {"sims": "200"})``."""
+    name, _, rest = spec.partition(":")
+    options: dict[str, str] = {}
+    if rest:
+        for item in rest.split(","):
+            key, eq, value = item.partition("=")
+            if not eq or not key:
+                raise ValueError(f"agent spec {spec!r}: options are key=value, got {item!r}")
+            options[key.strip()] = value.strip()
+    return name, options
+
+
+def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:
+    """The agent named by ``spec`` for ``game`` (see the module table)."""
+    if not isinstance(spec, str) or not spec:
+        raise ValueError(f"agent spec must be a non-empty string, got {spec!r}")
+    if spec.startswith("ppo:"):
+        from agents.ppo import PPOAgent
+
+        path = spec[4:]
+        sample = path.endswith(":sample")
+        if sample:
+            path = path[: -len(":sample")]
+        if not path:
+            raise ValueError("agent spec 'ppo:PATH' needs the path of a saved model")
+        return PPOAgent(spec, path, seed=seed, deterministic=not sample)
+    name, options = parse_spec(spec)
+    if name not in _BUILDERS:
+        raise ValueError(f"unknown agent {spec!r}; known agents: {', '.join(KNOWN_SPECS)}")
+    games, builder = _BUILDERS[name]
+    if games is not None and game not in games:
+        raise ValueError(f"agent {name!r} plays {', '.join(games)}, not {game!r}")
+    try:
+        return builder(spec, seed, **options)
+    except TypeError:
+        raise ValueError(
+            f"agent {name!r} does not take options {sorted(options)}; known agents: "
+            f"{', '.join(KNOWN_SPECS)}"
+        ) from None
+
+
+def known_agents(game: str | None = None) -> list[str]:
+    """Names of the scripted agents (for ``game`` if given)."""
+    return [n for n, (g, _) in _BUILDERS.items() if game is None or g is None or game in g]
+
+
+def describe(agent: Any) -> str:
+    return getattr(agent, "spec", type(agent).__name__)

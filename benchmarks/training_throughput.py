@@ -1,0 +1,164 @@
+"""Training throughput: MaskablePPO env steps/s on Audition 2p beside connect-four, same run.
+
+The peer is PettingZoo's connect-four MaskablePPO tutorial setup (``connect_four_v3`` behind the
+tutorial's ``SB3ActionMaskWrapper`` + sb3-contrib ``ActionMasker``: one env, the one policy
+playing both sides, ``MaskablePPO(MaskableActorCriticPolicy, env)`` with SB3's default
+hyper-parameters). Ours runs the same MaskablePPO settings on
+:class:`train.single_seat.SingleSeatEnv` (Audition 2p, learner seat random per episode, a
+``random`` opponent played inside ``step()``), so the only difference is the environment. A
+third figure is our shipped training setup (``configs/audition_2p.yaml``'s PPO settings and
+opponents, ``n_envs`` in ``SubprocVecEnv``) for reference.
+
+"env steps" are the steps SB3 counts (``model.num_timesteps``): learner decisions for ours, every
+move of both sides for connect-four. Figures are medians over ``--repeats`` runs of ``--steps``
+steps, timed around ``model.learn`` (model construction excluded).
+
+Run: ``python -m benchmarks.training_throughput [--steps 8192] [--repeats 3] [--json PATH]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+
+def connect_four_tutorial_env(seed: int) -> Any:
+    """The PettingZoo SB3 connect-four tutorial's env (the peer, reproduced as published)."""
+    import gymnasium
+    import pettingzoo.utils
+    from pettingzoo.classic import connect_four_v3
+    from sb3_contrib.common.wrappers import ActionMasker
+
+    # gymnasium 1.x's ActionMasker only wraps a gymnasium.Env: the one change to the tutorial.
+    class SB3ActionMaskWrapper(pettingzoo.utils.BaseWrapper, gymnasium.Env):
+        def reset(self, seed=None, options=None):
+            super().reset(seed, options)
+            self.observation_space = super().observation_space(self.possible_agents[0])[
+                "observation"
+            ]
+            self.action_space = super().action_space(self.possible_agents[0])
+            return self.observe(self.agent_selection), {}
+
+        def step(self, action):
+            current_agent = self.agent_selection
+            super().step(action)
+            next_agent = self.agent_selection
+            return (
+                self.observe(next_agent),
+                self._cumulative_rewards[current_agent],
+                self.terminations[current_agent],
+                self.truncations[current_agent],
+                self.infos[current_agent],
+            )
+
+        def observe(self, agent):
+            return super().observe(agent)["observation"]
+
+        def action_mask(self):
+            return super().observe(self.agent_selection)["action_mask"]
+
+    env = SB3ActionMaskWrapper(connect_four_v3.env())
+    env.reset(seed=seed)
+    return ActionMasker(env, lambda e: e.action_mask())
+
+
+def audition_env(seed: int) -> Any:
+    from train.single_seat import SingleSeatEnv
+
+    env = SingleSeatEnv("audition", 2, {}, ["random"])
+    env.reset(seed=seed)
+    return env
+
+
+def tutorial_steps_per_second(make_env: Callable[[int], Any], steps: int, seed: int) -> float:
+    """SB3 env steps/s of ``MaskablePPO`` with the tutorial's (default) settings."""
+    from sb3_contrib import MaskablePPO
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    model = MaskablePPO(
+        MaskableActorCriticPolicy, make_env(seed), verbose=0, seed=seed, device="cpu"
+    )
+    t0 = time.perf_counter()
+    model.learn(total_timesteps=steps)
+    return model.num_timesteps / (time.perf_counter() - t0)
+
+
+def shipped_config_steps_per_second(steps: int, seed: int, config: str) -> float:
+    """SB3 env steps/s of our training setup (``config``'s PPO settings and vec env)."""
+    from train.config import load_config
+    from train.train import build_model, make_vec_env
+
+    cfg = load_config(config)
+    cfg.seed = seed
+    venv = make_vec_env(cfg)
+    model = build_model(cfg, venv)
+    t0 = time.perf_counter()
+    model.learn(total_timesteps=steps)
+    rate = model.num_timesteps / (time.perf_counter() - t0)
+    venv.close()
+    return rate
+
+
+def figures(
+    quick: bool = False,
+    steps: int | None = None,
+    repeats: int | None = None,
+    config: str = "configs/audition_2p.yaml",
+) -> list[dict[str, Any]]:
+    """The figures in ``parlour bench``'s format (``quick``: 2048 steps, one repeat)."""
+    import torch
+
+    torch.set_num_threads(1)  # as in parlour train (threads thrash on 2 shared cores)
+    steps = steps or (2048 if quick else 8192)
+    repeats = repeats or (1 if quick else 3)
+
+    def median(fn: Callable[[int], float]) -> float:
+        return statistics.median(fn(seed) for seed in range(repeats))
+
+    c4 = median(lambda s: tutorial_steps_per_second(connect_four_tutorial_env, steps, s))
+    ours = median(lambda s: tutorial_steps_per_second(audition_env, steps, s))
+    shipped = median(lambda s: shipped_config_steps_per_second(steps, s, config))
+    peer = "connect_four_v3 (PettingZoo MaskablePPO tutorial)"
+    return [
+        {
+            "name": "MaskablePPO train steps/s, audition 2p (tutorial settings)",
+            "value": round(ours, 1),
+            "unit": "env steps/s",
+            "peer": peer,
+            "peer_value": round(c4, 1),
+            "ratio": round(ours / c4, 3),
+        },
+        {
+            "name": f"MaskablePPO train steps/s, audition 2p ({config})",
+            "value": round(shipped, 1),
+            "unit": "env steps/s",
+            "peer": peer,
+            "peer_value": round(c4, 1),
+            "ratio": round(shipped / c4, 3),
+        },
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", type=int, default=8192)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--config", default="configs/audition_2p.yaml")
+    parser.add_argument("--json", default=None)
+    args = parser.parse_args(argv)
+    figs = figures(steps=args.steps, repeats=args.repeats, config=args.config)
+    print(f"{'figure':<66} {'steps/s':>9} {'peer':>9} {'ratio':>7}")
+    for f in figs:
+        print(f"{f['name']:<66} {f['value']:>9.0f} {f['peer_value']:>9.0f} {f['ratio']:>7.2f}")
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump({"figures": figs}, fh, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,111 @@
+"""Tournaments and ``parlour eval``: schedule, intervals, ratings, files."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from train.cli import main
+from train.tournament import arrangements, bradley_terry, run_tournament, wilson_interval
+
+
+def test_wilson_interval_known_values():
+    lo, hi = wilson_interval(50, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-4) and hi == pytest.approx(0.5962, abs=1e-4)
+    lo, hi = wilson_interval(0, 20)
+    assert lo == 0.0 and hi == pytest.approx(0.1611, abs=1e-4)
+    lo, hi = wilson_interval(95, 100)
+    assert lo < 0.95 < hi and hi < 1.0
+
+
+@pytest.mark.parametrize(("kinds", "players"), [(2, 2), (2, 4), (3, 4), (2, 3), (3, 2), (4, 3)])
+def test_every_kind_plays_every_seat_equally_often(kinds, players):
+    table = arrangements(kinds, players)
+    seat_counts = Counter((arr[s], s) for arr in table for s in range(players))
+    for k in range(kinds):
+        per_seat = {seat_counts[(k, s)] for s in range(players)}
+        assert len(per_seat) == 1 and per_seat != {0}
+    if kinds <= players:  # the kinds fill the seats cyclically before rotating
+        assert table[0] == tuple(i % kinds for i in range(players))
+        assert len(table) == players
+    else:
+        assert all(len(set(arr)) == players for arr in table)
+
+
+def test_bradley_terry_orders_by_strength():
+    wins = np.array([[0, 80, 90], [20, 0, 70], [10, 30, 0]], float)
+    r = bradley_terry(wins)
+    assert r[0] > r[1] > r[2] and abs(r.mean()) < 1e-9
+
+
+def test_tournament_is_paired_and_worker_independent():
+    kw = dict(game="audition", players=2, specs=["audition.greedy", "random"], games=16, seed=3)
+    a = run_tournament(**kw, workers=1, progress=False)
+    b = run_tournament(**kw, workers=2, progress=False)
+    for key in ("agents", "mean_length", "games"):
+        assert a[key] == b[key]
+    assert a["deals"] == 8 and a["agents"][0]["games"] == 16
+    total = sum(x["wins"] for x in a["agents"])
+    assert total == pytest.approx(16)  # a shared win counts 1/|W|
+
+
+def test_three_kinds_give_head_to_head_and_ratings():
+    r = run_tournament(
+        "audition",
+        3,
+        ["audition.greedy", "random", "audition.expert:sims=4"],
+        6,
+        progress=False,
+        workers=1,
+    )
+    assert set(r["head_to_head"]) == {"audition.greedy", "random", "audition.expert:sims=4"}
+    assert set(r["ratings"]) == set(r["head_to_head"])
+    h = r["head_to_head"]
+    assert h["random"]["audition.greedy"] == pytest.approx(1 - h["audition.greedy"]["random"])
+    with pytest.raises(ValueError, match="distinct"):
+        run_tournament("audition", 2, ["random", "random"], 2, progress=False)
+
+
+def test_parlour_eval_writes_json_with_intervals(tmp_path, capsys):
+    out = tmp_path / "ev"
+    code = main(
+        [
+            "eval",
+            "--game",
+            "audition",
+            "--players",
+            "2",
+            "--agents",
+            "audition.greedy",
+            "random",
+            "--games",
+            "40",
+            "--workers",
+            "1",
+            "--out",
+            str(out),
+            "--no-progress",
+        ]
+    )
+    assert code == 0
+    data = json.loads((out / "eval.json").read_text())
+    assert {"game", "players", "games", "agents"} <= set(data)
+    assert data["game"] == "audition" and data["players"] == 2 and data["games"] == 40
+    for a in data["agents"]:
+        assert {"spec", "games", "wins", "win_rate", "ci95", "mean_score", "mean_reward"} <= set(a)
+        lo, hi = a["ci95"]
+        assert lo <= a["win_rate"] <= hi and 0 <= lo < hi <= 1
+        assert a["win_rate"] == pytest.approx(a["wins"] / a["games"])
+    assert (out / "eval.md").read_text().count("|") > 10
+    assert (out / "eval.png").stat().st_size > 1000
+    printed = capsys.readouterr().out
+    assert "audition.greedy" in printed and "95% CI" in printed
+
+
+def test_parlour_eval_rejects_bad_input(capsys):
+    assert main(["eval", "--agents", "nobody", "random", "--games", "2", "--workers", "1"]) == 2
+    assert "unknown agent" in capsys.readouterr().out
+    assert main(["eval", "--agents", "random", "--option", "num_players=3", "--games", "2"]) == 2

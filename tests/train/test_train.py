@@ -1,0 +1,128 @@
+"""``parlour train``: config validation, shipped configs, a tiny end-to-end run and resume."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from train.cli import main
+from train.config import ConfigError, config_from_dict, load_config
+
+CONFIGS = sorted((Path(__file__).parents[2] / "configs").glob("*.yaml"))
+
+TINY = {
+    "name": "tiny",
+    "players": 2,
+    "total_timesteps": 1024,
+    "n_envs": 2,
+    "vec_env": "dummy",
+    "opponents": {"baselines": {"random": 1.0, "audition.greedy": 1.0}, "snapshot_every": 512},
+    "ppo": {"n_steps": 256, "batch_size": 128, "n_epochs": 1, "net_arch": [32, 32]},
+    "eval": {"every": 512, "games": 4, "final_games": 20, "workers": 1},
+    "checkpoint_every": 512,
+}
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"name": "x", "learning_rate": 1}, "unknown key"),
+        ({"name": "x", "ppo": {"lr": 1}}, "unknown key.* in ppo"),
+        ({"name": "x", "ppo": {"n_steps": "many"}}, "ppo.n_steps: expected int"),
+        ({"name": "x", "total_timesteps": 1.5}, "total_timesteps: expected int"),
+        ({"name": "x", "players": 9}, "players: must be in 2..6"),
+        ({"name": "x", "game": "chess"}, "unknown game"),
+        ({"name": "x", "vec_env": "ray"}, "vec_env"),
+        ({"name": "x", "opponents": {"baselines": {"nobody": 1}}}, "unknown agent"),
+        ({"name": "x", "opponents": {"baselines": ["random"]}}, "expected a mapping"),
+        ({"name": "x", "game_options": {"action_cards": 7}}, "game_options"),
+        ({"players": 2}, "missing required key 'name'"),
+        ([1, 2], "expected a mapping"),
+    ],
+)
+def test_bad_configs_raise_clear_errors(data, message):
+    with pytest.raises(ConfigError, match=message):
+        config_from_dict(data)
+
+
+@pytest.mark.parametrize("path", CONFIGS, ids=[p.stem for p in CONFIGS])
+def test_shipped_configs_are_valid(path):
+    cfg = load_config(path)
+    assert cfg.name == path.stem
+    assert set(cfg.eval.final_agents) >= {"random", "audition.greedy"}
+
+
+def test_shipped_configs_cover_every_player_count_and_variant():
+    cfgs = [load_config(p) for p in CONFIGS]
+    assert {c.players for c in cfgs if c.game == "audition"} == {2, 3, 4, 5, 6}
+    assert any(c.game_options.get("action_cards") for c in cfgs)
+    assert any(c.game_options.get("uncertain_counts") for c in cfgs)
+
+
+def test_tiny_training_run_produces_a_loadable_model_and_report(tmp_path, capsys):
+    cfg_path = tmp_path / "tiny.yaml"
+    cfg_path.write_text(yaml.safe_dump(TINY))
+    runs = tmp_path / "runs"
+    assert main(["train", str(cfg_path), "--runs", str(runs), "--no-progress"]) == 0
+    run = runs / "tiny"
+    report = json.loads((run / "report.json").read_text())
+    assert report["timesteps"] >= 1024
+    # evaluations every 512 steps, except in the last rollout (the final evaluation follows)
+    assert [h["timesteps"] for h in report["history"]] == [512, 1024]
+    assert report["history"][-1]["final"] and not report["history"][0].get("final")
+    for opp in ("random", "audition.greedy"):
+        res = report["final"][opp]
+        assert res["games"] == 20 and res["ci95"][0] <= res["win_rate"] <= res["ci95"][1]
+    assert (run / "learning_curve.png").stat().st_size > 1000
+    assert "Final evaluation" in (run / "report.md").read_text()
+    assert list((run / "snapshots").glob("*.zip"))
+    assert (run / "logs" / "progress.csv").read_text().count("\n") >= 2
+    assert list((run / "logs").glob("events.out.tfevents.*"))
+    assert "audition.greedy" in capsys.readouterr().out
+
+    from sb3_contrib import MaskablePPO
+
+    from agents.factory import make_agent
+    from train.single_seat import SingleSeatEnv
+
+    model = MaskablePPO.load(run / "model.zip", device="cpu")
+    env = SingleSeatEnv("audition", 2, {}, ["random"])
+    obs, _ = env.reset(seed=0)
+    action, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)
+    assert env.action_masks()[int(action)]
+    agent = make_agent(f"ppo:{run / 'model.zip'}", "audition")
+    obs_dict = env.aec.observe(env.learner)
+    assert obs_dict["action_mask"][agent.act(obs_dict, None)] == 1
+
+    # resume continues from the checkpoint up to the new total
+    assert (
+        main(
+            [
+                "train",
+                str(cfg_path),
+                "--runs",
+                str(runs),
+                "--resume",
+                "--timesteps",
+                "1536",
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
+    resumed = json.loads((run / "report.json").read_text())
+    assert resumed["timesteps"] >= 1536
+    assert [h["timesteps"] for h in resumed["history"]] == [512, 1024, 1536]
+    assert resumed["final"]["random"]["games"] == 20
+    assert (run / "logs" / "resume_1024" / "progress.csv").exists()
+    assert (run / "logs" / "progress.csv").read_text().count("\n") >= 2  # kept
+
+
+def test_train_rejects_a_bad_config_file(tmp_path, capsys):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("name: x\nppo: {gamma: fast}\n")
+    assert main(["train", str(bad)]) == 2
+    assert "ppo.gamma: expected a number" in capsys.readouterr().out

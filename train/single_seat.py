@@ -1,0 +1,141 @@
+"""The single-seat Gymnasium env: any game of ours as one learner against an opponent pool.
+
+This is what SB3's ``MaskablePPO`` trains on. Per episode (``reset``):
+
+1. the learner's seat is drawn from the env's own seeded generator (``reset(seed=...)``);
+2. every other seat gets an opponent drawn from the :class:`~train.opponents.OpponentPool`;
+3. opponents play inside ``reset()``/``step()`` until it is the learner's turn, each acting on
+   **its own** observation, mask and player view (never the learner's).
+
+| | |
+|---|---|
+| ``observation_space`` | the game's flat ``Box`` observation (the learner's, egocentric) |
+| ``action_space`` | the game's ``Discrete`` actions |
+| ``action_masks()`` | the learner's current legal-action mask (``bool``), for ``MaskablePPO`` |
+| reward | the learner's AEC reward since its previous step (``env.last()``); in our games the final zero-sum reward, paid on the learner's **last** step — also when the game ends on an opponent's move, and also for a losing seat |
+| ``terminated`` / ``truncated`` | the learner's AEC termination / truncation |
+| final ``info`` | ``seat``, ``scores``, ``winners``, ``opponents`` (specs per seat), ``is_success`` |
+
+It works for every player count and every game in :mod:`train.games`. It steps the *raw* AEC
+env, so an illegal learner action raises ``ValueError`` instead of ending the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+from train.games import make_raw_env
+from train.opponents import OpponentPool
+
+
+class SingleSeatEnv(gym.Env):
+    """One learner seat of a multi-player AEC game (see the module docstring)."""
+
+    metadata = {"render_modes": []}
+
+    def __init__(
+        self,
+        game: str = "audition",
+        players: int = 2,
+        game_options: dict[str, Any] | None = None,
+        opponents: OpponentPool | Sequence[str] | None = None,
+        seat: int | None = None,
+    ) -> None:
+        super().__init__()
+        self.game = game
+        self.aec = make_raw_env(game, players, **(game_options or {}))
+        first = self.aec.possible_agents[0]
+        self.observation_space = self.aec.observation_space(first)["observation"]
+        self.action_space = self.aec.action_space(first)
+        if opponents is None or not isinstance(opponents, OpponentPool):
+            opponents = OpponentPool(game, {spec: 1.0 for spec in (opponents or ["random"])})
+        self.pool = opponents
+        if seat is not None and not 0 <= seat < players:
+            raise ValueError(f"seat must be in 0..{players - 1}, got {seat}")
+        self.fixed_seat = seat
+        self.learner: str = first
+        self.opponent_specs: dict[str, str] = {}
+        self._mask = np.zeros(self.action_space.n, bool)
+        self._done = True
+
+    # -- gymnasium API ----------------------------------------------------------------------
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        super().reset(seed=seed)
+        rng = self.np_random
+        agents = self.aec.possible_agents
+        while True:
+            seat = (
+                self.fixed_seat if self.fixed_seat is not None else int(rng.integers(len(agents)))
+            )
+            self.learner = agents[seat]
+            self.aec.reset(seed=int(rng.integers(2**62)), options=options)
+            self.opponent_specs = {}
+            self._opponents = {}
+            for a in agents:
+                if a == self.learner:
+                    continue
+                spec = self.pool.sample(rng)
+                agent = self.pool.agent(spec, a)
+                agent.reset(int(rng.integers(2**62)))
+                self.opponent_specs[a] = spec
+                self._opponents[a] = agent
+            obs, _, term, trunc, info = self._advance()
+            if not (term or trunc):  # (a game over before the learner's first move is redrawn)
+                break
+        self._done = False
+        return obs["observation"], {"seat": seat, **info}
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        if self._done:
+            raise RuntimeError("step() called after the episode ended; call reset() first")
+        action = int(action)
+        if not 0 <= action < self._mask.size or not self._mask[action]:
+            raise ValueError(
+                f"illegal learner action {action}; legal: {np.flatnonzero(self._mask).tolist()}"
+            )
+        self.aec.step(action)
+        obs, reward, term, trunc, info = self._advance()
+        info = dict(info)
+        if term or trunc:
+            self._done = True
+            seat = self.aec.possible_agents.index(self.learner)
+            info["seat"] = seat
+            info["opponents"] = dict(self.opponent_specs)
+            winners = info.get("winners", [])
+            info["is_success"] = self.learner in winners
+        return obs["observation"], float(reward), bool(term), bool(trunc), info
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions as a ``bool`` array (all False once the episode ended)."""
+        return self._mask.copy()
+
+    def add_snapshot(self, path: str) -> None:
+        """Add a saved learner model to this env's opponent pool (called via ``env_method``)."""
+        self.pool.add_snapshot(path)
+
+    # -- internals ----------------------------------------------------------------------------
+
+    def _advance(self) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+        """Let opponents act until the learner must act or its game is over."""
+        aec = self.aec
+        while aec.agents:
+            agent = aec.agent_selection
+            obs, reward, term, trunc, info = aec.last()
+            if agent == self.learner:
+                if term or trunc:
+                    self._mask[:] = False
+                else:
+                    self._mask[:] = obs["action_mask"].astype(bool)
+                return obs, reward, term, trunc, info
+            if term or trunc:
+                aec.step(None)
+                continue
+            aec.step(self._opponents[agent].act(obs, aec.player_view(agent)))
+        raise RuntimeError(f"the game ended without a last step for the learner {self.learner}")

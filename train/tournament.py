@@ -1,0 +1,309 @@
+"""Tournaments: many games between agent kinds, with seat rotation and paired deals.
+
+Schedule (``k`` agent kinds, ``n`` seats):
+
+| case | tables | arrangements per deal |
+|---|---|---|
+| ``k <= n`` | one: the kinds fill the seats cyclically (``A B A B`` for 2 kinds, 4 seats) | ``n`` rotations of that table |
+| ``k > n`` | every combination of ``n`` kinds | ``n`` rotations of each |
+
+Every arrangement is played on the same deals (paired seeds: deal ``d`` is
+``reset(seed=seed + d)`` for every arrangement), so every kind plays every seat equally often on
+the same cards. ``games`` is rounded up to a whole number of deals.
+
+Results per kind, counted per seat it held (a "seat-game"): ``wins`` (a shared win counts
+``1/|W|``, so in 2-player games the win rates add up to 1), ``win_rate`` with a Wilson 95% interval
+``ci95``, ``mean_score``, ``mean_reward``, win rate per seat. Per tournament: mean game length
+(agent steps). With more than two kinds also ``head_to_head`` (row kind finishing ahead of
+column kind: higher reward, or equal reward and higher score — two losers of a 3-player game are
+ranked by score; a tie counts half) and ``ratings`` (Bradley–Terry strengths from those
+pairwise results, on the Elo scale, mean 0).
+
+Games run in parallel over ``workers`` processes (default: one per core) with a progress bar;
+``workers=1`` plays in this process. Results are identical for any worker count.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import multiprocessing as mp
+import os
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+Z95 = 1.959963984540054
+
+
+def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of a binomial proportion (``successes`` may be fractional)."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1.0 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def arrangements(num_kinds: int, players: int) -> list[tuple[int, ...]]:
+    """Seat → kind-index tuples of one deal (see the module table)."""
+    if num_kinds < 1:
+        raise ValueError("a tournament needs at least one agent")
+    tables = (
+        [tuple(i % num_kinds for i in range(players))]
+        if num_kinds <= players
+        else list(itertools.combinations(range(num_kinds), players))
+    )
+    return [
+        tuple(t[(s + r) % players] for s in range(players)) for t in tables for r in range(players)
+    ]
+
+
+@dataclass
+class GameRecord:
+    """The outcome of one game."""
+
+    deal: int
+    kinds: tuple[int, ...]  # seat -> kind index
+    rewards: list[float]
+    scores: list[float | None]
+    winners: list[int]
+    length: int
+    extras: dict[str, float] = field(default_factory=dict)
+
+
+# -- playing (one worker) -------------------------------------------------------------------
+
+_WORKER: dict[str, Any] = {}
+
+
+def _init_worker(
+    game: str, players: int, game_options: dict, specs: Sequence[str], seed: int
+) -> None:
+    from agents.factory import make_agent
+    from train.games import make_raw_env
+
+    if any(spec.startswith("ppo:") for spec in specs):
+        import torch
+
+        torch.set_num_threads(1)
+    env = make_raw_env(game, players, **game_options)
+    agents = {
+        (k, s): make_agent(spec, game) for k, spec in enumerate(specs) for s in range(players)
+    }
+    _WORKER.update(env=env, agents=agents, seed=seed)
+
+
+def _play(job: tuple[int, tuple[int, ...]]) -> GameRecord:
+    deal, kinds = job
+    env, agents, seed = _WORKER["env"], _WORKER["agents"], _WORKER["seed"]
+    env.reset(seed=seed + deal)
+    names = env.possible_agents
+    seat_agents = {}
+    for s, k in enumerate(kinds):
+        agent = agents[(k, s)]
+        agent.reset(int(np.random.SeedSequence([seed, deal, s, k]).generate_state(1)[0]))
+        seat_agents[names[s]] = agent
+    length = 0
+    rewards = dict.fromkeys(names, 0.0)
+    final_info: dict[str, Any] = {}
+    for name in env.agent_iter():
+        obs, reward, term, trunc, info = env.last()
+        rewards[name] += reward
+        if term or trunc:
+            final_info = info or final_info
+            env.step(None)
+            continue
+        env.step(seat_agents[name].act(obs, env.player_view(name)))
+        length += 1
+    score_map = final_info.get("scores", {})
+    winners = [names.index(w) for w in final_info.get("winners", [])]
+    extras = {k: float(v) for k, v in final_info.items() if k in ("rounds", "wrong_accusations")}
+    return GameRecord(
+        deal=deal,
+        kinds=kinds,
+        rewards=[float(rewards[a]) for a in names],
+        scores=[score_map.get(a) for a in names],
+        winners=winners,
+        length=length,
+        extras=extras,
+    )
+
+
+# -- aggregation ------------------------------------------------------------------------------
+
+
+def bradley_terry(wins: np.ndarray, iters: int = 2000) -> np.ndarray:
+    """Elo-scale Bradley–Terry ratings (mean 0) from a matrix ``wins[i, j]`` (i ahead of j)."""
+    k = wins.shape[0]
+    games = wins + wins.T
+    w = wins + 0.5 * (games > 0)  # a small prior keeps undefeated / winless kinds finite
+    games = w + w.T
+    p = np.ones(k)
+    for _ in range(iters):
+        new = np.array(
+            [
+                w[i].sum()
+                / max(1e-12, sum(games[i, j] / (p[i] + p[j]) for j in range(k) if j != i))
+                for i in range(k)
+            ]
+        )
+        new /= np.exp(np.log(new).mean())
+        if np.allclose(new, p, rtol=1e-10):
+            p = new
+            break
+        p = new
+    r = 400.0 * np.log10(p)
+    return r - r.mean()
+
+
+def _rank_key(rec: GameRecord, seat: int) -> tuple[float, float]:
+    """How far a seat finished: its reward, then (between equal rewards) its score."""
+    score = rec.scores[seat]
+    return (rec.rewards[seat], 0.0 if score is None else float(score))
+
+
+def summarize(
+    records: Sequence[GameRecord], specs: Sequence[str], game: str, players: int
+) -> dict[str, Any]:
+    """The tournament result dictionary (the JSON written by ``parlour eval``)."""
+    k = len(specs)
+    seat_games = np.zeros(k)
+    wins = np.zeros(k)
+    reward_sum = np.zeros(k)
+    score_sum = np.zeros(k)
+    score_n = np.zeros(k)
+    seat_wins = np.zeros((k, players))
+    seat_n = np.zeros((k, players))
+    pair_wins = np.zeros((k, k))
+    pair_n = np.zeros((k, k))
+    for rec in records:
+        share = 1.0 / len(rec.winners) if rec.winners else 0.0
+        for s, kind in enumerate(rec.kinds):
+            won = share if s in rec.winners else 0.0
+            seat_games[kind] += 1
+            wins[kind] += won
+            seat_wins[kind, s] += won
+            seat_n[kind, s] += 1
+            reward_sum[kind] += rec.rewards[s]
+            if rec.scores[s] is not None:
+                score_sum[kind] += rec.scores[s]
+                score_n[kind] += 1
+        for s, t in itertools.permutations(range(players), 2):
+            a, b = rec.kinds[s], rec.kinds[t]
+            if a == b:
+                continue
+            pair_n[a, b] += 1
+            ra, rb = _rank_key(rec, s), _rank_key(rec, t)
+            pair_wins[a, b] += 1.0 if ra > rb else 0.5 if ra == rb else 0.0
+    agents = []
+    for i, spec in enumerate(specs):
+        n_i = int(seat_games[i])
+        lo, hi = wilson_interval(wins[i], n_i)
+        agents.append(
+            {
+                "spec": spec,
+                "games": n_i,
+                "wins": round(float(wins[i]), 4),
+                "win_rate": float(wins[i] / n_i) if n_i else 0.0,
+                "ci95": [lo, hi],
+                "mean_score": float(score_sum[i] / score_n[i]) if score_n[i] else None,
+                "mean_reward": float(reward_sum[i] / n_i) if n_i else 0.0,
+                "win_rate_by_seat": [
+                    float(seat_wins[i, s] / seat_n[i, s]) if seat_n[i, s] else None
+                    for s in range(players)
+                ],
+            }
+        )
+    result: dict[str, Any] = {
+        "game": game,
+        "players": players,
+        "games": len(records),
+        "deals": len({r.deal for r in records}),
+        "agents": agents,
+        "mean_length": float(np.mean([r.length for r in records])) if records else 0.0,
+        "even_win_rate": 1.0 / players,
+    }
+    extra_keys = sorted({key for r in records for key in r.extras})
+    for key in extra_keys:
+        result[f"mean_{key}"] = float(np.mean([r.extras.get(key, 0.0) for r in records]))
+    if k > 2:
+        h2h = np.where(pair_n > 0, pair_wins / np.maximum(pair_n, 1), np.nan)
+        result["head_to_head"] = {
+            specs[a]: {
+                specs[b]: (None if np.isnan(h2h[a, b]) else float(h2h[a, b]))
+                for b in range(k)
+                if b != a
+            }
+            for a in range(k)
+        }
+        ratings = bradley_terry(pair_wins)
+        result["ratings"] = {specs[i]: float(ratings[i]) for i in range(k)}
+    return result
+
+
+# -- running ----------------------------------------------------------------------------------
+
+
+def run_tournament(
+    game: str,
+    players: int,
+    specs: Sequence[str],
+    games: int,
+    seed: int = 0,
+    game_options: dict[str, Any] | None = None,
+    workers: int | None = None,
+    progress: bool = True,
+    desc: str = "eval",
+) -> dict[str, Any]:
+    """Play the tournament and return :func:`summarize`'s result (plus settings and timing)."""
+    from train.games import get_game
+
+    get_game(game)
+    specs = list(specs)
+    if len(set(specs)) != len(specs):
+        raise ValueError(f"agent specs must be distinct, got {specs}")
+    game_options = dict(game_options or {})
+    if games < 1:
+        raise ValueError(f"games must be >= 1, got {games}")
+    table = arrangements(len(specs), players)
+    deals = math.ceil(games / len(table))
+    jobs = [(d, kinds) for d in range(deals) for kinds in table]
+    workers = min(workers or os.cpu_count() or 1, len(jobs))
+    t0 = time.perf_counter()
+    init = (game, players, game_options, specs, seed)
+    bar = _progress(len(jobs), desc, progress)
+    records: list[GameRecord] = []
+    _init_worker(*init)  # here first: bad settings raise now, not in (respawning) pool workers
+    if workers <= 1:
+        for job in jobs:
+            records.append(_play(job))
+            bar.update(1)
+    else:
+        ctx = mp.get_context("spawn")
+        chunk = max(1, len(jobs) // (workers * 16))
+        with ctx.Pool(workers, initializer=_init_worker, initargs=init) as pool:
+            for rec in pool.imap_unordered(_play, jobs, chunksize=chunk):
+                records.append(rec)
+                bar.update(1)
+    bar.close()
+    records.sort(key=lambda r: (r.deal, table.index(r.kinds)))
+    result = summarize(records, specs, game, players)
+    result.update(
+        game_options=game_options,
+        seed=seed,
+        workers=workers,
+        wall_time_s=round(time.perf_counter() - t0, 2),
+    )
+    return result
+
+
+def _progress(total: int, desc: str, enabled: bool):
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, desc=desc, unit="game", disable=not enabled, leave=False)

@@ -1,0 +1,494 @@
+"""``parlour train CONFIG``: MaskablePPO self-play training from a YAML config.
+
+```
+parlour train configs/audition_2p.yaml            # train, evaluate, report
+parlour train configs/audition_2p.yaml --resume   # continue from runs/<name>/checkpoints/
+```
+
+What a run does (config keys in :mod:`train.config`):
+
+1. ``n_envs`` copies of :class:`~train.single_seat.SingleSeatEnv` (learner seat random per
+   episode, opponents from the :class:`~train.opponents.OpponentPool`) in a ``SubprocVecEnv``
+   (``vec_env: dummy`` runs them in-process), each wrapped in SB3's ``Monitor``.
+2. ``MaskablePPO`` (sb3-contrib) learns for ``total_timesteps`` learner steps, with a progress
+   bar; SB3's logger writes TensorBoard events and ``progress.csv`` to ``runs/<name>/logs/``
+   (a resumed session to ``logs/resume_<steps>/``).
+3. Every ``opponents.snapshot_every`` steps the learner is saved to ``runs/<name>/snapshots/``
+   and added to every worker's opponent pool (``env_method("add_snapshot", path)``).
+4. Every ``eval.every`` steps the learner plays a tournament (:mod:`train.tournament`, the same
+   code as ``parlour eval``) against each of ``eval.agents``; win rates are logged (``eval/...``).
+5. Every ``checkpoint_every`` steps ``checkpoints/latest.zip`` and ``checkpoints/state.json``
+   (evaluation history, snapshots, wall time) are written; ``--resume`` continues from them.
+6. At the end: ``model.zip``, a final evaluation against ``eval.final_agents`` with
+   ``eval.final_games`` games each, ``report.md``, ``report.json``, ``learning_curve.png``, and
+   the result table printed.
+
+``--timesteps N`` overrides ``total_timesteps``; ``--dummy`` forces the in-process vec env;
+``--runs DIR`` changes the parent folder of run folders (default ``runs``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import time
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from train.config import ConfigError, TrainConfig, load_config
+
+HELP = "train a MaskablePPO agent from a YAML config (self-play, evaluation, report)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("config", help="YAML config (see configs/)")
+    parser.add_argument("--resume", action="store_true", help="continue from the last checkpoint")
+    parser.add_argument("--timesteps", type=int, default=None, help="override total_timesteps")
+    parser.add_argument("--dummy", action="store_true", help="use DummyVecEnv (no subprocesses)")
+    parser.add_argument("--runs", default="runs", help="parent folder of run folders")
+    parser.add_argument("--no-progress", action="store_true", help="hide progress bars")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        cfg = load_config(args.config)
+    except ConfigError as exc:
+        print(f"parlour train: {args.config}: {exc}")
+        return 2
+    if args.timesteps is not None:
+        if args.timesteps < 1:
+            print("parlour train: --timesteps must be >= 1")
+            return 2
+        cfg.total_timesteps = args.timesteps
+    if args.dummy:
+        cfg.vec_env = "dummy"
+    report = train(cfg, Path(args.runs), resume=args.resume, progress=not args.no_progress)
+    return 0 if report else 1
+
+
+# -- environment construction ----------------------------------------------------------------
+
+
+def _make_env(cfg_dict: dict[str, Any]) -> Any:
+    from stable_baselines3.common.monitor import Monitor
+
+    from train.opponents import OpponentPool
+    from train.single_seat import SingleSeatEnv
+
+    o = cfg_dict["opponents"]
+    pool = OpponentPool(
+        cfg_dict["game"],
+        o["baselines"],
+        snapshot_weight=o["snapshot_weight"],
+        max_snapshots=o["max_snapshots"],
+    )
+    env = SingleSeatEnv(cfg_dict["game"], cfg_dict["players"], cfg_dict["game_options"], pool)
+    return Monitor(env, info_keywords=("is_success",))
+
+
+def make_vec_env(cfg: TrainConfig) -> Any:
+    from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    fns = [partial(_make_env, cfg.to_dict()) for _ in range(cfg.n_envs)]
+    if cfg.vec_env == "subproc" and cfg.n_envs > 1:
+        return SubprocVecEnv(fns)
+    return DummyVecEnv(fns)
+
+
+def eval_options(cfg: TrainConfig) -> dict[str, Any]:
+    """Game options for evaluation (training-only options such as ``reward_mode`` removed)."""
+    from train.games import get_game
+
+    drop = get_game(cfg.game).training_options
+    return {k: v for k, v in cfg.game_options.items() if k not in drop}
+
+
+def build_model(cfg: TrainConfig, vec_env: Any) -> Any:
+    """A fresh MaskablePPO model with the config's hyper-parameters and network."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from train.games import get_game
+
+    p = cfg.ppo
+    activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[p.activation]
+    policy_kwargs: dict[str, Any] = {"net_arch": list(p.net_arch), "activation_fn": activation}
+    extractor = get_game(cfg.game).extractor() if p.features else None
+    if extractor is not None:
+        policy_kwargs["features_extractor_class"] = extractor
+    return MaskablePPO(
+        "MlpPolicy",
+        vec_env,
+        learning_rate=p.learning_rate,
+        n_steps=p.n_steps,
+        batch_size=p.batch_size,
+        n_epochs=p.n_epochs,
+        gamma=p.gamma,
+        gae_lambda=p.gae_lambda,
+        clip_range=p.clip_range,
+        ent_coef=p.ent_coef,
+        vf_coef=p.vf_coef,
+        max_grad_norm=p.max_grad_norm,
+        policy_kwargs=policy_kwargs,
+        seed=cfg.seed,
+        device="cpu",
+        verbose=0,
+    )
+
+
+# -- the training run ---------------------------------------------------------------------------
+
+
+class RunState:
+    """What a checkpoint remembers besides the model (``checkpoints/state.json``)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.history: list[dict[str, Any]] = []
+        self.snapshots: list[str] = []
+        self.wall_time = 0.0
+        if path.exists():
+            data = json.loads(path.read_text())
+            self.history = data["history"]
+            self.snapshots = data["snapshots"]
+            self.wall_time = data["wall_time"]
+
+    def save(self, timesteps: int) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        data = {
+            "timesteps": timesteps,
+            "history": self.history,
+            "snapshots": self.snapshots,
+            "wall_time": self.wall_time,
+        }
+        self.path.write_text(json.dumps(data, indent=1))
+
+
+def evaluate_model(
+    cfg: TrainConfig,
+    model_path: Path,
+    agents: list[str],
+    games: int,
+    progress: bool,
+    seed_offset: int = 0,
+) -> dict[str, dict[str, Any]]:
+    """A two-kind tournament of the model against each of ``agents``."""
+    from train.tournament import run_tournament
+
+    results = {}
+    for opp in agents:
+        results[opp] = run_tournament(
+            cfg.game,
+            cfg.players,
+            [f"ppo:{model_path}", opp],
+            games,
+            seed=10_000_000 + cfg.seed * 100_000 + seed_offset,
+            game_options=eval_options(cfg),
+            workers=cfg.eval.workers,
+            progress=progress,
+            desc=f"eval vs {opp}",
+        )
+    return results
+
+
+def _learner_summary(results: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    out = {}
+    for opp, r in results.items():
+        a = r["agents"][0]
+        out[opp] = {
+            "win_rate": a["win_rate"],
+            "ci95": a["ci95"],
+            "games": a["games"],
+            "mean_score": a["mean_score"],
+            "mean_reward": a["mean_reward"],
+        }
+    return out
+
+
+def _make_callback(
+    cfg: TrainConfig, run_dir: Path, state: RunState, progress: bool, t_start: float
+):
+    from stable_baselines3.common.callbacks import BaseCallback
+    from tqdm.auto import tqdm
+
+    class TrainCallback(BaseCallback):
+        """Progress bar, snapshots, periodic evaluation and checkpoints."""
+
+        def _on_training_start(self) -> None:
+            n = self.num_timesteps
+            self.bar = tqdm(
+                total=cfg.total_timesteps,
+                initial=n,
+                desc="train",
+                unit="step",
+                disable=not progress,
+            )
+            every = cfg.opponents.snapshot_every
+            self.next_snapshot = (n // every + 1) * every if every else None
+            self.next_eval = (n // cfg.eval.every + 1) * cfg.eval.every
+            self.next_ckpt = (n // cfg.checkpoint_every + 1) * cfg.checkpoint_every
+            self.last_n = n
+            self.rollout_size = cfg.ppo.n_steps * cfg.n_envs
+            self.eval_time = 0.0
+
+        def _on_step(self) -> bool:
+            n = self.num_timesteps
+            self.bar.update(n - self.last_n)
+            self.last_n = n
+            if self.next_snapshot is not None and n >= self.next_snapshot:
+                path = run_dir / "snapshots" / f"snapshot_{n}.zip"
+                self.model.save(path)
+                self.training_env.env_method("add_snapshot", str(path))
+                state.snapshots.append(str(path))
+                self.next_snapshot += cfg.opponents.snapshot_every
+            if n >= self.next_eval:
+                if n + self.rollout_size <= cfg.total_timesteps:  # (else the final eval is next)
+                    self.evaluate(n)
+                self.next_eval += cfg.eval.every
+            if n >= self.next_ckpt:
+                self.checkpoint(n)
+                self.next_ckpt += cfg.checkpoint_every
+            return True
+
+        def evaluate(self, n: int) -> None:
+            t0 = time.perf_counter()
+            path = run_dir / "checkpoints" / f"eval_{n}.zip"
+            self.model.save(path)
+            results = evaluate_model(cfg, path, cfg.eval.agents, cfg.eval.games, False, n)
+            path.unlink()
+            summary = _learner_summary(results)
+            entry = {
+                "timesteps": n,
+                "wall_time_s": round(state.wall_time + time.perf_counter() - self.t_mark, 1),
+                "results": summary,
+            }
+            state.history.append(entry)
+            post = {}
+            for opp, s in summary.items():
+                self.logger.record(f"eval/win_rate_vs_{opp}", s["win_rate"])
+                post[opp.split(".")[-1]] = f"{100 * s['win_rate']:.0f}%"
+            self.bar.set_postfix(post)
+            self.logger.dump(n)
+            self.eval_time += time.perf_counter() - t0
+
+        def checkpoint(self, n: int) -> None:
+            self.model.save(run_dir / "checkpoints" / "latest.zip")
+            state.wall_time += time.perf_counter() - self.t_mark
+            self.t_mark = time.perf_counter()
+            state.save(n)
+
+        def _on_training_end(self) -> None:
+            self.bar.close()
+
+    cb = TrainCallback()
+    cb.t_mark = t_start
+    cb.eval_time = 0.0
+    return cb
+
+
+def train(
+    cfg: TrainConfig, runs: Path = Path("runs"), resume: bool = False, progress: bool = True
+) -> dict[str, Any]:
+    """Run one training job; returns the report dictionary (also written to ``report.json``)."""
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.logger import configure
+
+    run_dir = runs / cfg.name
+    ckpt = run_dir / "checkpoints" / "latest.zip"
+    if resume and not ckpt.exists():
+        raise SystemExit(f"parlour train: --resume but no checkpoint at {ckpt}")
+    if not resume and run_dir.exists():
+        shutil.rmtree(run_dir)
+    for sub in ("", "checkpoints", "snapshots", "logs"):
+        (run_dir / sub).mkdir(parents=True, exist_ok=True)
+    (run_dir / "config.yaml").write_text(_yaml(cfg.to_dict()))
+    state = RunState(run_dir / "checkpoints" / "state.json")
+    torch.set_num_threads(1)  # several threads thrash on 2 shared cores (10x slower)
+
+    vec_env = make_vec_env(cfg)
+    if resume:
+        model = MaskablePPO.load(ckpt, env=vec_env, device="cpu")
+        for path in state.snapshots:
+            vec_env.env_method("add_snapshot", path)
+    else:
+        model = build_model(cfg, vec_env)
+    logs = run_dir / "logs"
+    if resume:  # SB3 rewrites progress.csv: a resumed session logs to its own folder
+        logs = logs / f"resume_{model.num_timesteps}"
+    model.set_logger(configure(str(logs), ["csv", "tensorboard"]))
+    t_start = time.perf_counter()
+    start_steps = model.num_timesteps
+    callback = _make_callback(cfg, run_dir, state, progress, t_start)
+    model.learn(
+        total_timesteps=max(0, cfg.total_timesteps - model.num_timesteps),
+        callback=callback,
+        reset_num_timesteps=not resume,
+    )
+    state.wall_time += time.perf_counter() - callback.t_mark
+    # learner steps per second of this session, periodic evaluations excluded
+    train_time = time.perf_counter() - t_start - callback.eval_time
+    steps_per_s = (model.num_timesteps - start_steps) / max(train_time, 1e-9)
+    model.save(run_dir / "model.zip")
+    model.save(ckpt)
+    state.save(model.num_timesteps)
+    vec_env.close()
+
+    print(
+        f"training done: {model.num_timesteps} steps, {steps_per_s:.0f} steps/s; final evaluation"
+    )
+    t_eval = time.perf_counter()
+    final = evaluate_model(
+        cfg, run_dir / "model.zip", cfg.eval.final_agents, cfg.eval.final_games, progress, 1
+    )
+    eval_time = time.perf_counter() - t_eval
+    state.history.append(
+        {
+            "timesteps": int(model.num_timesteps),
+            "wall_time_s": round(state.wall_time, 1),
+            "results": _learner_summary(final),
+            "final": True,
+        }
+    )
+    state.save(model.num_timesteps)
+    report = {
+        "name": cfg.name,
+        "game": cfg.game,
+        "players": cfg.players,
+        "game_options": cfg.game_options,
+        "timesteps": int(model.num_timesteps),
+        "train_wall_time_s": round(state.wall_time, 1),
+        "train_steps_per_s": round(steps_per_s, 1),  # periodic evaluations excluded
+        "final_eval_wall_time_s": round(eval_time, 1),
+        "model": str(run_dir / "model.zip"),
+        "final": _learner_summary(final),
+        "final_tournaments": final,
+        "history": state.history,
+        "config": cfg.to_dict(),
+    }
+    write_report(report, run_dir)
+    print_report(report)
+    print(f"wrote {run_dir}/report.md, report.json, learning_curve.png, model.zip")
+    return report
+
+
+# -- report --------------------------------------------------------------------------------------
+
+
+def _yaml(data: dict[str, Any]) -> str:
+    import yaml
+
+    return yaml.safe_dump(data, sort_keys=False)
+
+
+def report_rows(report: dict[str, Any]) -> list[list[str]]:
+    rows = []
+    for opp, s in report["final"].items():
+        lo, hi = s["ci95"]
+        verdict = "above 50%" if lo > 0.5 else "below 50%" if hi < 0.5 else "not separated from 50%"
+        rows.append(
+            [
+                opp,
+                str(s["games"]),
+                f"{100 * s['win_rate']:.1f}%",
+                f"[{100 * lo:.1f}%, {100 * hi:.1f}%]",
+                f"{s['mean_reward']:+.3f}",
+                verdict,
+            ]
+        )
+    return rows
+
+
+REPORT_HEADERS = ["opponent", "games", "win rate", "95% CI", "mean reward", "CI vs 50%"]
+
+
+def report_markdown(report: dict[str, Any]) -> str:
+    from train.evaluate import markdown
+
+    lines = [
+        f"# Training report: {report['name']}",
+        "",
+        f"{report['game']}, {report['players']} players, options {report['game_options'] or '{}'}; "
+        f"{report['timesteps']} learner steps in {report['train_wall_time_s']:.0f} s of training "
+        f"(the last session ran at {report['train_steps_per_s']:.0f} steps/s, periodic "
+        "evaluations excluded); final evaluation "
+        f"{report['final_eval_wall_time_s']:.0f} s.",
+        "",
+        "## Final evaluation (learner's win rate, seats rotated, paired deals, Wilson 95% CI)",
+        "",
+        "| " + " | ".join(REPORT_HEADERS) + " |",
+        "|" + "---|" * len(REPORT_HEADERS),
+    ]
+    lines += ["| " + " | ".join(r) + " |" for r in report_rows(report)]
+    lines += ["", "![learning curve](learning_curve.png)", "", "## Evaluations during training", ""]
+    if report["history"]:
+        opps = list(report["history"][0]["results"])
+        lines.append("| steps | wall time | " + " | ".join(f"vs {o}" for o in opps) + " |")
+        lines.append("|" + "---|" * (len(opps) + 2))
+        for h in report["history"]:
+            cells = [f"{100 * h['results'][o]['win_rate']:.1f}%" for o in opps]
+            lines.append(
+                f"| {h['timesteps']}{' (final)' if h.get('final') else ''} | "
+                f"{h['wall_time_s']:.0f} s | " + " | ".join(cells) + " |"
+            )
+    else:
+        lines.append("(none: the run was shorter than eval.every)")
+    lines += ["", "## Final tournaments", ""]
+    for opp, r in report["final_tournaments"].items():
+        lines.append(markdown(r, f"vs {opp}"))
+    return "\n".join(lines) + "\n"
+
+
+def plot_learning_curve(report: dict[str, Any], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    by_step = {h["timesteps"]: h for h in report["history"]}  # (a final eval beats a periodic one)
+    points = [by_step[t] for t in sorted(by_step)]
+    opps = list(report["final"])
+    for opp in opps:
+        pts = [(h["timesteps"], h["results"][opp]) for h in points if opp in h["results"]]
+        x = np.array([p[0] for p in pts])
+        y = np.array([p[1]["win_rate"] for p in pts])
+        lo = np.array([p[1]["ci95"][0] for p in pts])
+        hi = np.array([p[1]["ci95"][1] for p in pts])
+        (line,) = ax.plot(x, y, marker="o", label=f"vs {opp}")
+        ax.fill_between(x, lo, hi, alpha=0.2, color=line.get_color())
+    ax.axhline(1.0 / report["players"], color="grey", linestyle="--", linewidth=1, label="even")
+    ax.set_xlabel("learner steps")
+    ax.set_ylabel("win rate (95% CI)")
+    ax.set_ylim(0, 1)
+    ax.set_title(f"{report['name']}: win rate against the baselines")
+    ax.legend(loc="lower right")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def write_report(report: dict[str, Any], run_dir: Path) -> None:
+    (run_dir / "report.json").write_text(json.dumps(report, indent=2) + "\n")
+    (run_dir / "report.md").write_text(report_markdown(report))
+    plot_learning_curve(report, run_dir / "learning_curve.png")
+
+
+def print_report(report: dict[str, Any]) -> None:
+    from rich.table import Table
+
+    from train.evaluate import wide_console
+
+    table = Table(
+        title=f"{report['name']}: {report['timesteps']} steps, train {report['train_wall_time_s']:.0f} s "
+        f"+ eval {report['final_eval_wall_time_s']:.0f} s"
+    )
+    for h in REPORT_HEADERS:
+        table.add_column(h, justify="left" if h in ("opponent", "CI vs 50%") else "right")
+    for row in report_rows(report):
+        table.add_row(*row)
+    wide_console().print(table)
