@@ -92,9 +92,9 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from envs.aec_common import TableGameAEC
 from envs.audition import rules as R
 from envs.audition.observation import ObservationEncoder
 from envs.audition.render import render_table
@@ -105,7 +105,7 @@ REWARD_MODES = ("win", "score")
 RENDER_MODES = ("ansi", "human")
 
 
-class raw_env(AECEnv):
+class raw_env(TableGameAEC, AECEnv):
     """The unwrapped Audition AEC environment (see the module docstring)."""
 
     metadata = {
@@ -141,38 +141,18 @@ class raw_env(AECEnv):
         self.seer = seer
 
         n = self.config.num_players
-        self.possible_agents = [f"player_{i}" for i in range(n)]
-        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         self._encoder = ObservationEncoder(seer=seer)
         self.observation_layout: dict[str, slice] = dict(self._encoder.layout)
-        self._observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(0.0, 1.0, (self._encoder.size,), np.float32),
-                "action_mask": spaces.Box(0, 1, (R.NUM_ACTIONS,), np.int8),
-            }
-        )
-        self._action_space = spaces.Discrete(R.NUM_ACTIONS)
-        self.observation_spaces = {a: self._observation_space for a in self.possible_agents}
-        self.action_spaces = {a: self._action_space for a in self.possible_agents}
-        self._np_random: np.random.Generator | None = None
+        self._setup_table(n, self._encoder.size, R.NUM_ACTIONS)
         #: the engine state (hidden information: deck order, removed cards). Not PettingZoo's
         #: ``state()``, which this env does not provide (it raises NotImplementedError).
         self.game: R.AuditionState | None = None
         self.agents: list[str] = []
 
-    # -- spaces ---------------------------------------------------------------------------
-
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self._observation_space
-
-    def action_space(self, agent: str) -> spaces.Space:
-        return self._action_space
-
     # -- core API -------------------------------------------------------------------------
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        if seed is not None or self._np_random is None:
-            self._np_random = np.random.default_rng(seed)
+        self._reset_generator(seed)
         options = options or {}  # other keys are ignored, as PettingZoo's api_test expects
         self.game = R.new_game(
             self.config, self._np_random, deck=options.get("deck"), start=options.get("start")

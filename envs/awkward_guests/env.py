@@ -127,9 +127,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+
+from envs.aec_common import TableGameAEC
+from envs.wrappers import classic_wrappers
 
 from . import actions as A
 from . import game as G
@@ -250,7 +251,7 @@ def validate_common(observation_mode: Any, max_rounds: Any, render_mode: Any, se
         raise ValueError(f"seer must be True or False, got {seer!r}")
 
 
-class raw_env(AECEnv):
+class raw_env(TableGameAEC, AECEnv):
     """The unwrapped Awkward Guests AEC environment (see the module docstring)."""
 
     metadata = {
@@ -281,36 +282,16 @@ class raw_env(AECEnv):
         self.seer = seer
 
         n = self.config.num_players
-        self.possible_agents = [f"player_{i}" for i in range(n)]
-        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         self._encoder = ObservationEncoder(observation_mode, seer)
         self.observation_layout: dict[str, slice] = dict(self._encoder.layout)
-        self._observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(0.0, 1.0, (self._encoder.size,), np.float32),
-                "action_mask": spaces.Box(0, 1, (A.NUM_ACTIONS,), np.int8),
-            }
-        )
-        self._action_space = spaces.Discrete(A.NUM_ACTIONS)
-        self.observation_spaces = {a: self._observation_space for a in self.possible_agents}
-        self.action_spaces = {a: self._action_space for a in self.possible_agents}
-        self._np_random: np.random.Generator | None = None
+        self._setup_table(n, self._encoder.size, A.NUM_ACTIONS)
         self.game: G.GuestsState | None = None
         self.agents: list[str] = []
-
-    # -- spaces ---------------------------------------------------------------------------
-
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self._observation_space
-
-    def action_space(self, agent: str) -> spaces.Space:
-        return self._action_space
 
     # -- core API -------------------------------------------------------------------------
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        if seed is not None or self._np_random is None:
-            self._np_random = np.random.default_rng(seed)
+        self._reset_generator(seed)
         options = options or {}  # other keys are ignored, as PettingZoo's api_test expects
         if options.get("case") is not None:
             case = G.resolve_case(options["case"])
@@ -424,9 +405,6 @@ class raw_env(AECEnv):
 
 
 def env(**kwargs: Any) -> AECEnv:
-    """The wrapped environment: TerminateIllegal → AssertOutOfBounds → OrderEnforcing."""
-    e = raw_env(**kwargs)
-    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    e = wrappers.OrderEnforcingWrapper(e)
-    return e
+    """The wrapped environment: TerminateIllegal → AssertOutOfBounds → OrderEnforcing
+    (PettingZoo's classes, with fast attribute forwarding: see :mod:`envs.wrappers`)."""
+    return classic_wrappers(raw_env(**kwargs), illegal_reward=-1)

@@ -1,0 +1,42 @@
+"""What the AEC adapters of every parlour game share: seats, spaces, the reset generator.
+
+:class:`TableGameAEC` is a mixin for a turn-based table game's ``raw_env``: it sets up the agent
+names, the (shared, built-once) masked observation and action spaces and the seat lookup, and
+gives ``reset`` its generator rule (a new ``np.random.Generator`` from ``seed`` when one is
+given, else the previous one continues, as gymnasium does).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from gymnasium import spaces
+
+
+class TableGameAEC:
+    """Mixin for the AEC adapters (``envs.audition.env``, ``envs.awkward_guests.env``)."""
+
+    def _setup_table(self, num_players: int, observation_size: int, num_actions: int) -> None:
+        self.possible_agents = [f"player_{i}" for i in range(num_players)]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        self._observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, (observation_size,), np.float32),
+                "action_mask": spaces.Box(0, 1, (num_actions,), np.int8),
+            }
+        )
+        self._action_space = spaces.Discrete(num_actions)
+        self.observation_spaces = {a: self._observation_space for a in self.possible_agents}
+        self.action_spaces = {a: self._action_space for a in self.possible_agents}
+        self._np_random: np.random.Generator | None = None
+        self.agents: list[str] = []
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._observation_space
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._action_space
+
+    def _reset_generator(self, seed: int | None) -> np.random.Generator:
+        if seed is not None or self._np_random is None:
+            self._np_random = np.random.default_rng(seed)
+        return self._np_random
