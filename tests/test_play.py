@@ -152,3 +152,18 @@ def test_undo_restores_the_state_before_the_half_built_choice():
     s2.run()
     assert decision in ("inquiry", "offer")
     assert pickle.dumps(s2.env.game) == first
+
+
+@pytest.mark.parametrize("game", ["audition", "guests"])
+def test_bad_input_before_every_move_of_a_whole_game(game, capsys):
+    """Every kind of prompt met in a full game gets a bad number and a bad name first."""
+    lines = ["0", "no-such-move", "1"] * 1500
+    args = [game, "--seed", "6", "--players", "2" if game == "audition" else "3"]
+    if game == "guests":
+        args += ["--level", "medium", "--opponents", "random"]
+    code, out = play(args, lines, capsys)
+    assert code == 0 and "Game over." in out
+    prompts = out.count("Your moves:")
+    assert prompts > 3
+    assert out.count("There is no move 0") == prompts
+    assert out.count("'no-such-move' is not a move") == prompts
