@@ -3,7 +3,9 @@
 :class:`TableGameAEC` is a mixin for a turn-based table game's ``raw_env``: it sets up the agent
 names, the (shared, built-once) masked observation and action spaces and the seat lookup, and
 gives ``reset`` its generator rule (a new ``np.random.Generator`` from ``seed`` when one is
-given, else the previous one continues, as gymnasium does).
+given, else the previous one continues, as gymnasium does), and implements ``render`` (``"ansi"``
+returns the game's public-table text from ``_table_text()``, ``"human"`` prints it) and
+``close``.
 """
 
 from __future__ import annotations
@@ -35,6 +37,26 @@ class TableGameAEC:
 
     def action_space(self, agent: str) -> spaces.Space:
         return self._action_space
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn(
+                "render() called without a render_mode; pass render_mode='ansi' or 'human'"
+            )
+            return None
+        text = self._table_text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def _table_text(self) -> str:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        pass
 
     def _reset_generator(self, seed: int | None) -> np.random.Generator:
         if seed is not None or self._np_random is None:

@@ -386,22 +386,8 @@ class raw_env(TableGameAEC, AECEnv):
         """The notebook grid of ``agent`` (the ``notebook`` block of its observation)."""
         return self._encoder.notebook(self.game, self.agent_name_mapping[agent])
 
-    def render(self) -> str | None:
-        if self.render_mode is None:
-            import gymnasium
-
-            gymnasium.logger.warn(
-                "render() called without a render_mode; pass render_mode='ansi' or 'human'"
-            )
-            return None
-        text = render_table(self.game, self.possible_agents)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
-    def close(self) -> None:
-        pass
+    def _table_text(self) -> str:
+        return render_table(self.game, self.possible_agents)
 
 
 def env(**kwargs: Any) -> AECEnv:
