@@ -8,6 +8,7 @@ and is built from a spec string with :func:`agents.factory.make_agent`:
 | ``random`` | uniform over the legal actions (every game) |
 | ``audition.greedy`` | one-ply greedy on the player view |
 | ``audition.expert[:sims=N]`` | determinized Monte Carlo search with greedy rollouts |
+| ``guests.deducer[:p=P]`` | Awkward Guests: deduction-engine candidate tracking; accuses when one candidate is left (or one has probability ≥ P) |
 | ``ppo:PATH[:sample]`` | a trained MaskablePPO model, acting with the mask |
 
 Measured strength (Audition, 2 players; ``parlour eval``: seats rotated, paired deals; the win

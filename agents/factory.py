@@ -5,6 +5,7 @@
 | ``random`` | any | uniform over legal actions (:mod:`agents.random_agent`) |
 | ``audition.greedy`` | audition | one-ply greedy (:mod:`agents.audition_greedy`) |
 | ``audition.expert`` | audition | determinized Monte Carlo search (:mod:`agents.audition_expert`); options ``sims=N`` |
+| ``guests.deducer`` | guests | deduction-engine baseline (:mod:`agents.guests_deducer`); option ``p=P`` accuses once a candidate has probability ≥ P |
 | ``ppo:PATH`` | any | a trained MaskablePPO model, most probable legal action (:mod:`agents.ppo`) |
 | ``ppo:PATH:sample`` | any | the same, sampling from the masked policy |
 
@@ -53,7 +54,29 @@ def _expert(spec: str, seed: int | None, sims: str | None = None) -> Agent:
     return ExpertAgent(spec, seed, sims=_int_option("sims", sims, DEFAULT_SIMS))
 
 
-KNOWN_SPECS = ("random", "audition.greedy", "audition.expert[:sims=N]", "ppo:PATH[:sample]")
+@_register("guests.deducer", ("guests",))
+def _deducer(spec: str, seed: int | None, p: str | None = None) -> Agent:
+    from agents.guests_deducer import DeducerAgent
+
+    return DeducerAgent(spec, seed, p=_float_option("p", p, 1.0))
+
+
+KNOWN_SPECS = (
+    "random",
+    "audition.greedy",
+    "audition.expert[:sims=N]",
+    "guests.deducer[:p=P]",
+    "ppo:PATH[:sample]",
+)
+
+
+def _float_option(name: str, value: str | None, default: float) -> float:
+    if value is None:
+        return default
+    try:
+        return float(value)
+    except ValueError:
+        raise ValueError(f"option {name} must be a number, got {value!r}") from None
 
 
 def _int_option(name: str, value: str | None, default: int) -> int:

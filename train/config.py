@@ -17,7 +17,7 @@ Unknown keys, wrong types and out-of-range values raise :class:`ConfigError` nam
 | ``opponents.snapshot_every`` | int | 0 | learner steps between snapshots added to the pool (0: no self-play) |
 | ``opponents.snapshot_weight`` | float | 0.5 | probability that an opponent seat is a snapshot (once one exists) |
 | ``opponents.max_snapshots`` | int | 5 | snapshots kept (oldest dropped) |
-| ``ppo.*`` | | see :class:`PPOConfig` | MaskablePPO hyper-parameters, ``net_arch`` (list of ints), ``activation`` (``tanh``/``relu``), ``features`` (use the game's feature extractor, :mod:`train.features`) |
+| ``ppo.*`` | | see :class:`PPOConfig` | MaskablePPO hyper-parameters (``learning_rate_end``: decay the learning rate linearly to this value over the run; null keeps it constant), ``net_arch`` (list of ints), ``activation`` (``tanh``/``relu``), ``features`` (use the game's feature extractor, :mod:`train.features`) |
 | ``eval.every`` | int | 50000 | learner steps between evaluations against ``eval.agents`` |
 | ``eval.games`` | int | 200 | games per periodic evaluation and baseline |
 | ``eval.agents`` | list | the game's cheap baselines | periodic evaluation opponents |
@@ -54,6 +54,7 @@ class OpponentsConfig:
 @dataclass
 class PPOConfig:
     learning_rate: float = 3e-4
+    learning_rate_end: float | None = None
     n_steps: int = 1024
     batch_size: int = 256
     n_epochs: int = 5
@@ -127,6 +128,10 @@ def _check(value: Any, tp: Any, key: str) -> Any:
         return {_check(k, kt, key): _check(v, vt, f"{key}.{k}") for k, v in value.items()}
     if tp is Any:
         return value
+    if tp is bool:
+        if not isinstance(value, bool):
+            raise ConfigError(f"{key}: expected true or false, got {value!r}")
+        return value
     if tp is float:
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise ConfigError(f"{key}: expected a number, got {value!r}")
@@ -189,6 +194,11 @@ def _validate(cfg: TrainConfig) -> None:
     need(all(w >= 0 for w in o.baselines.values()), "opponents.baselines: weights must be >= 0")
     p = cfg.ppo
     need(p.n_steps >= 1 and p.batch_size >= 1 and p.n_epochs >= 1, "ppo: sizes must be >= 1")
+    need(p.learning_rate > 0, "ppo.learning_rate: must be > 0")
+    need(
+        p.learning_rate_end is None or 0 <= p.learning_rate_end <= p.learning_rate,
+        "ppo.learning_rate_end: must be in [0, ppo.learning_rate] or null",
+    )
     need(p.activation in ("tanh", "relu"), f"ppo.activation: tanh or relu, got {p.activation!r}")
     need(all(w >= 1 for w in p.net_arch), "ppo.net_arch: layer sizes must be >= 1")
     e = cfg.eval

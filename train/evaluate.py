@@ -2,11 +2,12 @@
 
 ```
 parlour eval --game audition --players 2 --agents ppo:runs/audition_2p/model.zip audition.greedy --games 2000
+parlour eval --game guests --players 1 --agents guests.deducer random --games 200 --option level=medium
 ```
 
 | option | meaning |
 |---|---|
-| ``--game`` | ``audition`` (see :mod:`train.games`) |
+| ``--game`` | ``audition`` or ``guests`` (Awkward Guests; see :mod:`train.games`) |
 | ``--players`` | seats at the table |
 | ``--agents`` | agent specs (see :mod:`agents.factory`); fewer kinds than seats fill seats cyclically |
 | ``--games`` | number of games (rounded up to whole deals: every arrangement on every deal) |
@@ -17,6 +18,12 @@ parlour eval --game audition --players 2 --agents ppo:runs/audition_2p/model.zip
 
 Writes ``eval.json`` (format of :mod:`train.tournament`), ``eval.md`` and ``eval.png`` (win rates
 with 95% intervals; the head-to-head matrix for more than two kinds).
+
+The table (printed and in ``eval.md``) has one row per agent: games, wins, win rate, 95% CI,
+mean score, mean reward; for Awkward Guests (``--game guests``) also ``solved`` (share of its
+games won by a correct accusation; solo: the solve rate), ``rounds to solve`` (mean round of
+its correct accusations) and ``wrong acc.`` (share of its accusations that were wrong, "of N"
+accusations), and the mean game length in rounds.
 """
 
 from __future__ import annotations
@@ -90,7 +97,26 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
+def _opt(x: float | None, fmt: str) -> str:
+    return "—" if x is None else fmt.format(x)
+
+
+def has_guests_stats(result: dict[str, Any]) -> bool:
+    """Whether the agents' entries carry the Awkward Guests statistics (see :mod:`train.tournament`)."""
+    return bool(result["agents"]) and all(k in result["agents"][0] for k in GUESTS_STATS)
+
+
+def guests_cells(a: dict[str, Any]) -> list[str]:
+    """An agent entry's "solved", "rounds to solve" and "wrong acc." cells."""
+    return [
+        _opt(a["solved"], "{:.1%}"),
+        _opt(a["mean_rounds"], "{:.1f}"),
+        _opt(a["wrong_accusations"], "{:.1%}") + f" of {a['accusations']}",
+    ]
+
+
 def result_rows(result: dict[str, Any]) -> list[list[str]]:
+    guests = has_guests_stats(result)
     rows = []
     for a in result["agents"]:
         lo, hi = a["ci95"]
@@ -105,24 +131,49 @@ def result_rows(result: dict[str, Any]) -> list[list[str]]:
                 score,
                 f"{a['mean_reward']:+.3f}",
             ]
+            + (guests_cells(a) if guests else [])
         )
     return rows
 
 
 HEADERS = ["agent", "games", "wins", "win rate", "95% CI", "mean score", "mean reward"]
+#: the agent keys behind the extra Awkward Guests columns, and the columns
+GUESTS_STATS = ("solved", "mean_rounds", "wrong_accusations", "accusations")
+GUESTS_HEADERS = ["solved", "rounds to solve", "wrong acc."]
+GUESTS_NOTE = (
+    "solved: share of the agent's games it won by a correct accusation (solo: the solve rate); "
+    "rounds to solve: mean round of its correct accusations; wrong acc.: share of its "
+    "accusations that were wrong, of how many it made."
+)
+
+
+def headers(result: dict[str, Any]) -> list[str]:
+    """The table's columns: :data:`HEADERS`, plus :data:`GUESTS_HEADERS` for Awkward Guests."""
+    return HEADERS + (GUESTS_HEADERS if has_guests_stats(result) else [])
 
 
 def markdown(result: dict[str, Any], title: str | None = None) -> str:
     lines = []
     if title:
         lines += [f"## {title}", ""]
-    lines.append(
-        f"{result['game']}, {result['players']} players, {result['games']} games "
-        f"({result['deals']} paired deals, seats rotated), mean length "
-        f"{result['mean_length']:.1f} steps, even win rate {_pct(result['even_win_rate'])}."
-    )
-    lines += ["", "| " + " | ".join(HEADERS) + " |", "|" + "---|" * len(HEADERS)]
+    rounds = f" ({result['mean_rounds']:.1f} rounds)" if "mean_rounds" in result else ""
+    if result["players"] == 1:
+        lines.append(
+            f"{result['game']}, solo, {result['games']} games ({result['deals']} deals, each "
+            f"agent plays every deal alone: the win rate is the solve rate), mean length "
+            f"{result['mean_length']:.1f} steps{rounds}."
+        )
+    else:
+        lines.append(
+            f"{result['game']}, {result['players']} players, {result['games']} games "
+            f"({result['deals']} paired deals, seats rotated), mean length {result['mean_length']:.1f} "
+            f"steps{rounds}, even win rate {_pct(result['even_win_rate'])}."
+        )
+    cols = headers(result)
+    lines += ["", "| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     lines += ["| " + " | ".join(row) + " |" for row in result_rows(result)]
+    if has_guests_stats(result):
+        lines += ["", GUESTS_NOTE]
     if "head_to_head" in result:
         specs = [a["spec"] for a in result["agents"]]
         lines += ["", "Head to head (row finishes ahead of column):", ""]
@@ -143,11 +194,11 @@ def markdown(result: dict[str, Any], title: str | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
-def wide_console():
-    """A rich console at least 110 columns wide, so agent specs are never cut."""
+def wide_console(width: int = 110):
+    """A rich console at least ``width`` columns wide, so agent specs are never cut."""
     from rich.console import Console
 
-    return Console(width=max(Console().width, 110))
+    return Console(width=max(Console().width, width))
 
 
 def print_table(result: dict[str, Any], title: str | None = None) -> None:
@@ -157,11 +208,11 @@ def print_table(result: dict[str, Any], title: str | None = None) -> None:
         title=title
         or f"{result['game']} {result['players']}p — {result['games']} games ({result.get('wall_time_s', 0):.0f} s)"
     )
-    for h in HEADERS:
+    for h in headers(result):
         table.add_column(h, justify="left" if h == "agent" else "right")
     for row in result_rows(result):
         table.add_row(*row)
-    console = wide_console()
+    console = wide_console(150 if has_guests_stats(result) else 110)
     console.print(table)
     if "ratings" in result:
         console.print(
@@ -189,12 +240,14 @@ def plot(result: dict[str, Any], path: Path) -> None:
         [a["ci95"][1] - r for r, a in zip(rates, agents, strict=True)],
     ]
     ax.bar(range(len(specs)), rates, yerr=err, capsize=4, color="tab:blue")
-    ax.axhline(result["even_win_rate"], color="grey", linestyle="--", linewidth=1)
+    solo = result["players"] == 1  # (no opponents: the win rate is the solve rate)
+    if not solo:
+        ax.axhline(result["even_win_rate"], color="grey", linestyle="--", linewidth=1)
     ax.set_xticks(
         range(len(specs)), [s if len(s) < 28 else "…" + s[-26:] for s in specs], rotation=15
     )
     ax.set_ylim(0, 1)
-    ax.set_ylabel("win rate (95% CI)")
+    ax.set_ylabel("solve rate (95% CI)" if solo else "win rate (95% CI)")
     ax.set_title(f"{result['game']} {result['players']}p, {result['games']} games")
     if h2h:
         ax2 = axes[0][1]

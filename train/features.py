@@ -1,4 +1,11 @@
-"""Audition feature extractor for the PPO policy: the raw observation plus score arithmetic.
+"""Feature extractors for the PPO policy: the raw observation plus what a small MLP learns slowly.
+
+* :class:`AuditionFeatures` — Audition score arithmetic (below).
+* :class:`GuestsFeatures` — Awkward Guests: which accusation parts the observation's own
+  deduction allows, per action, and whether exactly one candidate is left (its docstring).
+
+Audition
+--------
 
 Only soloists (exactly 1) and quartets (exactly 4) score in Audition, so "how many points would
 this slot give me / my neighbour" is a sharply non-linear function of the observation that a
@@ -75,3 +82,93 @@ class AuditionFeatures(BaseFeaturesExtractor):
         give = _points(left + 1) - _points(left)
         feats = torch.cat([take.reshape(b, -1), place.reshape(b, -1), lose, give], dim=1) / 5.0
         return torch.cat([obs, feats], dim=1)
+
+
+#: scale of GuestsFeatures' action-aligned features. Adam moves each weight by about the learning
+#: rate per update whatever its gradient, and each action has its own weight on its own feature
+#: (seen in a few of the rare accusations), so at scale 1 a logit would need thousands of
+#: updates to follow it. Measured on solo easy: the learner named a part its deduction allows
+#: with probability 0.23 at scale 4 (40k steps, batch 256), 0.28 at scale 20 (60k, batch 256)
+#: and 0.51 at scale 100 (60k, batch 128; 0.58 at 150k); random naming: 0.18.
+PRIOR_SCALE = 100.0
+
+
+class GuestsFeatures(BaseFeaturesExtractor):
+    """Awkward Guests: action-aligned deduction features, "wide and deep".
+
+    Naming the parts of an accusation is a lookup in the observation's ``deduced_*`` blocks
+    (name a murderer they allow, …), and whether to accuse a test of ``deduced_count``, but a
+    network has to learn 44 such lookups, gated by the pending decision, from accusations that
+    are right once in hundreds. Like :class:`AuditionFeatures`, this computes them from the
+    observation itself (nothing the player does not see):
+
+    | features | size | content |
+    |---|---|---|
+    | raw observation | ``D`` | unchanged |
+    | allowed | 95 | per action: 1 when the pending decision names a part of an accusation and the deduction still allows that part (suspects, motives, weapons, no accomplice) |
+    | solution | 2 | deciding whether to accuse: exactly one candidate left / more than one |
+
+    The output is ``[raw, PRIOR_SCALE · (allowed, solution), MLP(raw, allowed, solution)]``
+    (MLP: two tanh layers of 256). Use it with ``ppo.net_arch: []``: the policy and value heads
+    are then linear in it, so an action's logit can follow its own ``allowed`` feature with one
+    weight (scaled so that a few hundred updates suffice) while the MLP learns the rest.
+
+    With ``observation_mode="notebook"`` there are no ``deduced_*`` blocks to read: the output
+    is ``[raw, MLP(raw)]``.
+    """
+
+    def __init__(self, observation_space: gym.spaces.Box, hidden: tuple[int, ...] = (256, 256)):
+        from envs.awkward_guests import actions as GA
+        from envs.awkward_guests import game as GG
+        from envs.awkward_guests import observation as GO
+
+        layout = GO.make_layout("deduced")
+        n = int(observation_space.shape[0])
+        sizes = {GO.layout_size(GO.make_layout(m)): m for m in GO.OBSERVATION_MODES}
+        if n not in sizes:
+            raise ValueError(
+                f"GuestsFeatures: an observation of {n} floats is not an Awkward Guests "
+                f"observation ({sizes})"
+            )
+        self.deduced = sizes[n] == "deduced"
+        extra = GA.NUM_ACTIONS + 2 if self.deduced else 0
+        super().__init__(observation_space, n + extra + hidden[-1])
+        if self.deduced:  # allowed = (decision one-hot, deduced bits) -> 95 by a fixed 0/1 tensor
+            dec = layout["pending_decision"]
+            ded = slice(
+                layout["deduced_murderers"].start, layout["deduced_accomplice_motives"].stop
+            )
+            blocks = {
+                GG.D_MURDERER: ("deduced_murderers", GA.SUSPECT_0, 6),
+                GG.D_MOTIVE: ("deduced_motives", GA.MOTIVE_0, 18),
+                GG.D_WEAPON: ("deduced_weapons", GA.WEAPON_0, 20),
+                GG.D_ACCOMPLICE: ("deduced_accomplices", GA.SUSPECT_0, 6),
+                GG.D_ACC_MOTIVE: ("deduced_accomplice_motives", GA.MOTIVE_0, 18),
+            }
+            gate = torch.zeros(dec.stop - dec.start, ded.stop - ded.start, GA.NUM_ACTIONS)
+            for d, (name, first, size) in blocks.items():
+                start = layout[name].start - ded.start
+                for i in range(size):
+                    gate[d, start + i, first + i] = 1.0
+            none = layout["deduced_accomplices"].start - ded.start + 6
+            gate[GG.D_ACCOMPLICE, none, GA.NO_ACCOMPLICE] = 1.0
+            self.register_buffer("gate", gate)
+            self.dec, self.ded = dec, ded
+            self.solution = GG.D_SOLUTION
+            self.count = layout["deduced_count"].start
+        layers: list[torch.nn.Module] = []
+        last = n + extra
+        for h in hidden:
+            layers += [torch.nn.Linear(last, h), torch.nn.Tanh()]
+            last = h
+        self.mlp = torch.nn.Sequential(*layers)
+
+    def forward(self, obs: torch.Tensor) -> torch.Tensor:
+        if not self.deduced:
+            return torch.cat([obs, self.mlp(obs)], dim=1)
+        dec = obs[:, self.dec]
+        allowed = torch.einsum("bd,bk,dka->ba", dec, obs[:, self.ded], self.gate)
+        deciding = dec[:, self.solution : self.solution + 1]
+        certain = (obs[:, self.count : self.count + 1] == 0).float()
+        extra = torch.cat([allowed, deciding * certain, deciding * (1 - certain)], dim=1)
+        return torch.cat([obs, PRIOR_SCALE * extra, self.mlp(torch.cat([obs, extra], 1))], 1)

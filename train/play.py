@@ -18,7 +18,8 @@ Type a number, or a move's name (or a unique start of it). Other commands:
 
 Bad input is explained and asked again; it never changes the game. The other seats are played by
 agents built from ``--opponents`` spec strings (``random``, ``audition.greedy``,
-``audition.expert``, ``ppo:PATH``; they fill the other seats cyclically). Their moves are shown
+``audition.expert``, ``guests.deducer``, ``ppo:PATH``; they fill the other seats cyclically;
+default ``audition.greedy`` / ``guests.deducer``). Their moves are shown
 as they happen, as an onlooker sees them (never which cards were offered, paid or discarded, nor
 any accusation). At the end: scores and winners, and for Awkward Guests the full solution with a
 small set of the case's cards that proves it.
@@ -121,7 +122,7 @@ class GuestsUI:
 
     game = "guests"
     default_players = 3
-    default_opponent = "random"
+    default_opponent = "guests.deducer"
 
     def make_env(self, players: int, args: argparse.Namespace) -> Any:
         from envs import awkward_guests_v0

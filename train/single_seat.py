@@ -12,12 +12,25 @@ This is what SB3's ``MaskablePPO`` trains on. Per episode (``reset``):
 | ``observation_space`` | the game's flat ``Box`` observation (the learner's, egocentric) |
 | ``action_space`` | the game's ``Discrete`` actions |
 | ``action_masks()`` | the learner's current legal-action mask (``bool``), for ``MaskablePPO`` |
-| reward | the learner's AEC reward since its previous step (``env.last()``); in our games the final zero-sum reward, paid on the learner's **last** step — also when the game ends on an opponent's move, and also for a losing seat |
-| ``terminated`` / ``truncated`` | the learner's AEC termination / truncation |
-| final ``info`` | ``seat``, ``scores``, ``winners``, ``opponents`` (specs per seat), ``is_success`` |
+| reward | the learner's AEC reward since its previous step (``env.last()``); in our games the final zero-sum reward, paid on the learner's **last** step — also when the game ends on an opponent's move, and also for a losing seat; plus the game's training-only reward shaping, if a wrapper option turns it on (:mod:`train.games`; Awkward Guests' ``accusation_shaping``, ``solution_shaping``) |
+| ``terminated`` | the learner's game is over: it won, lost, drew, was knocked out, or the game hit its own round limit |
+| ``truncated`` | always ``False`` (see below) |
+| final ``info`` | ``seat``, ``scores``, ``winners``, ``opponents`` (specs per seat), ``is_success``, ``round_limit`` (the game ended at its round limit: the AEC truncation) |
 
-It works for every player count and every game in :mod:`train.games`. It steps the *raw* AEC
-env, so an illegal learner action raises ``ValueError`` instead of ending the game.
+It works for every player count (1 = solo: no opponents at all, the learner is seat 0) and
+every game in :mod:`train.games`. It steps the *raw* AEC env, so an illegal learner action
+raises ``ValueError`` instead of ending the game.
+
+**Players who are out.** In Awkward Guests a wrong accusation knocks a player out while the
+game goes on; the AEC env terminates that agent and removes it after its ``step(None)``. A
+knocked-out learner's episode ends right there, on the step that paid its (final) reward;
+knocked-out opponents are stepped with ``None`` and never asked again.
+
+**Round limits are terminations.** A game's round limit (Awkward Guests' ``max_rounds``) is a
+rule of the game with a final reward, and the round is part of the observation, so the episode
+really ends: it is reported as ``terminated`` (with ``info["round_limit"]``), never as
+``truncated``, because SB3 would add the value of the last observation to the reward of a
+truncated episode (a "time limit" bootstrap) and blur the draw reward.
 """
 
 from __future__ import annotations
@@ -28,7 +41,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from train.games import make_raw_env
+from train.games import get_game, make_raw_env
 from train.opponents import OpponentPool
 
 
@@ -47,7 +60,11 @@ class SingleSeatEnv(gym.Env):
     ) -> None:
         super().__init__()
         self.game = game
-        self.aec = make_raw_env(game, players, **(game_options or {}))
+        game_spec = get_game(game)
+        options = dict(game_options or {})
+        wrapper_options = {k: options.pop(k) for k in game_spec.wrapper_options if k in options}
+        self.aec = make_raw_env(game, players, **options)
+        self.shaper = game_spec.shaper(**wrapper_options)
         first = self.aec.possible_agents[0]
         self.observation_space = self.aec.observation_space(first)["observation"]
         self.action_space = self.aec.action_space(first)
@@ -100,17 +117,21 @@ class SingleSeatEnv(gym.Env):
             raise ValueError(
                 f"illegal learner action {action}; legal: {np.flatnonzero(self._mask).tolist()}"
             )
+        shaping = self.shaper(self.aec, self.learner, action) if self.shaper else 0.0
         self.aec.step(action)
         obs, reward, term, trunc, info = self._advance()
+        reward = float(reward) + shaping
         info = dict(info)
-        if term or trunc:
+        done = bool(term or trunc)
+        if done:
             self._done = True
             seat = self.aec.possible_agents.index(self.learner)
             info["seat"] = seat
             info["opponents"] = dict(self.opponent_specs)
             winners = info.get("winners", [])
             info["is_success"] = self.learner in winners
-        return obs["observation"], float(reward), bool(term), bool(trunc), info
+            info["round_limit"] = bool(trunc)
+        return obs["observation"], float(reward), done, False, info
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions as a ``bool`` array (all False once the episode ended)."""

@@ -19,6 +19,26 @@ column kind: higher reward, or equal reward and higher score — two losers of a
 ranked by score; a tie counts half) and ``ratings`` (Bradley–Terry strengths from those
 pairwise results, on the Elo scale, mean 0).
 
+The result (the JSON of ``parlour eval``):
+
+| key | meaning |
+|---|---|
+| ``game``, ``players``, ``games``, ``deals`` | settings; ``games`` = seat arrangements × deals |
+| ``mean_length`` | mean game length in agent steps |
+| ``even_win_rate`` | ``1 / players`` |
+| ``mean_rounds`` | games reporting ``rounds`` (Awkward Guests): mean rounds a game lasted |
+| ``wrong_accusations`` | Awkward Guests: share of all accusations that were wrong (``null``: none made) |
+| ``head_to_head``, ``ratings`` | more than two kinds (see above) |
+| ``agents[i].spec``, ``games``, ``wins``, ``win_rate``, ``ci95``, ``mean_score``, ``mean_reward``, ``win_rate_by_seat`` | per kind, over its seat-games (see above; ``mean_score`` ``null`` if the game has no scores) |
+| ``agents[i].accusations`` | Awkward Guests: accusations the kind made in all |
+| ``agents[i].wrong_accusations`` | Awkward Guests: share of its accusations that were wrong (``null``: it never accused) |
+| ``agents[i].solved`` | Awkward Guests: share of its seat-games it solved (a correct accusation; solo: the solve rate) |
+| ``agents[i].mean_rounds`` | Awkward Guests: mean round of its correct accusations, i.e. rounds to a correct solution (``null``: it never solved) |
+
+The Awkward Guests keys come from the final infos (``rounds``; per agent ``accusations``,
+``wrong_accusations``, ``solved``: :data:`GAME_STATS`, :data:`SEAT_STATS`); a game whose infos
+have none of them (Audition) gets none of these keys.
+
 Games run in parallel over ``workers`` processes (default: one per core) with a progress bar;
 ``workers=1`` plays in this process. Results are identical for any worker count.
 """
@@ -74,7 +94,16 @@ class GameRecord:
     scores: list[float | None]
     winners: list[int]
     length: int
-    extras: dict[str, float] = field(default_factory=dict)
+    extras: dict[str, float] = field(default_factory=dict)  # per game, e.g. "rounds"
+    #: per seat, the game's statistics counters (empty list when the game reports none), e.g.
+    #: Awkward Guests: ``{"accusations", "wrong_accusations", "solved"}`` (see :data:`SEAT_STATS`)
+    seat_stats: list[dict[str, float]] = field(default_factory=list)
+
+
+#: game-level numbers of a final info, averaged over the games as ``mean_<key>``
+GAME_STATS: tuple[str, ...] = ("rounds",)
+#: per-agent dictionaries of a final info (``{agent: number or bool}``), summed per kind
+SEAT_STATS: tuple[str, ...] = ("accusations", "wrong_accusations", "solved")
 
 
 # -- playing (one worker) -------------------------------------------------------------------
@@ -123,7 +152,12 @@ def _play(job: tuple[int, tuple[int, ...]]) -> GameRecord:
         length += 1
     score_map = final_info.get("scores", {})
     winners = [names.index(w) for w in final_info.get("winners", [])]
-    extras = {k: float(v) for k, v in final_info.items() if k in ("rounds", "wrong_accusations")}
+    extras = {k: float(final_info[k]) for k in GAME_STATS if k in final_info}
+    seat_stats = []
+    if any(k in final_info for k in SEAT_STATS):
+        seat_stats = [
+            {k: float(final_info[k][a]) for k in SEAT_STATS if k in final_info} for a in names
+        ]
     return GameRecord(
         deal=deal,
         kinds=kinds,
@@ -132,6 +166,7 @@ def _play(job: tuple[int, tuple[int, ...]]) -> GameRecord:
         winners=winners,
         length=length,
         extras=extras,
+        seat_stats=seat_stats,
     )
 
 
@@ -168,6 +203,29 @@ def _rank_key(rec: GameRecord, seat: int) -> tuple[float, float]:
     return (rec.rewards[seat], 0.0 if score is None else float(score))
 
 
+def _seat_stat_entry(
+    i: int,
+    n_i: int,
+    stat_sum: dict[str, np.ndarray],
+    solve_rounds: np.ndarray,
+    reported: set[str],
+) -> dict[str, Any]:
+    """Kind ``i``'s per-seat statistics: only those the game reports (``reported``: the keys of
+    the records' ``seat_stats`` and ``extras``); see the module table."""
+    out: dict[str, Any] = {}
+    made = float(stat_sum["accusations"][i])
+    if "accusations" in reported:
+        out["accusations"] = int(round(made))
+    if {"accusations", "wrong_accusations"} <= reported:
+        out["wrong_accusations"] = float(stat_sum["wrong_accusations"][i] / made) if made else None
+    if "solved" in reported:
+        solved = float(stat_sum["solved"][i])
+        out["solved"] = solved / n_i if n_i else None
+        if "rounds" in reported:
+            out["mean_rounds"] = float(solve_rounds[i] / solved) if solved else None
+    return out
+
+
 def summarize(
     records: Sequence[GameRecord], specs: Sequence[str], game: str, players: int
 ) -> dict[str, Any]:
@@ -182,6 +240,11 @@ def summarize(
     seat_n = np.zeros((k, players))
     pair_wins = np.zeros((k, k))
     pair_n = np.zeros((k, k))
+    stat_sum = {key: np.zeros(k) for key in SEAT_STATS}
+    solve_rounds = np.zeros(k)  # sum of the rounds of the seat-games solved (a correct
+    # accusation ends the game, so the round a game ended in is the round it was solved in)
+    reported = {key for rec in records for seat in rec.seat_stats for key in seat}
+    reported |= {key for rec in records for key in rec.extras}
     for rec in records:
         share = 1.0 / len(rec.winners) if rec.winners else 0.0
         for s, kind in enumerate(rec.kinds):
@@ -194,6 +257,11 @@ def summarize(
             if rec.scores[s] is not None:
                 score_sum[kind] += rec.scores[s]
                 score_n[kind] += 1
+            if rec.seat_stats:
+                seat = rec.seat_stats[s]
+                for key in SEAT_STATS:
+                    stat_sum[key][kind] += seat.get(key, 0.0)
+                solve_rounds[kind] += seat.get("solved", 0.0) * rec.extras.get("rounds", 0.0)
         for s, t in itertools.permutations(range(players), 2):
             a, b = rec.kinds[s], rec.kinds[t]
             if a == b:
@@ -220,6 +288,7 @@ def summarize(
                 ],
             }
         )
+        agents[-1].update(_seat_stat_entry(i, n_i, stat_sum, solve_rounds, reported))
     result: dict[str, Any] = {
         "game": game,
         "players": players,
@@ -232,6 +301,11 @@ def summarize(
     extra_keys = sorted({key for r in records for key in r.extras})
     for key in extra_keys:
         result[f"mean_{key}"] = float(np.mean([r.extras.get(key, 0.0) for r in records]))
+    if {"accusations", "wrong_accusations"} <= reported:
+        made = float(stat_sum["accusations"].sum())
+        result["wrong_accusations"] = (
+            float(stat_sum["wrong_accusations"].sum() / made) if made else None
+        )
     if k > 2:
         h2h = np.where(pair_n > 0, pair_wins / np.maximum(pair_n, 1), np.nan)
         result["head_to_head"] = {

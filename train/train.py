@@ -23,6 +23,13 @@ What a run does (config keys in :mod:`train.config`):
    ``eval.final_games`` games each, ``report.md``, ``report.json``, ``learning_curve.png``, and
    the result table printed.
 
+Awkward Guests (``game: guests``): the learner's summaries (``report.json`` ``final`` and
+``history``) add ``solved``, ``mean_rounds`` (rounds to a correct solution), ``wrong_accusations``
+(share) and ``accusations`` (:mod:`train.tournament`), and the final table shows them. Solo
+(``players: 1``) there are no opponents: the learner and each baseline play the same deals alone
+(:func:`evaluate_model`), so the report gives the solve rate of the learner and of each baseline
+(``final[opp]["baseline"]``) side by side, and the learning curve the learner's solve rate.
+
 ``--timesteps N`` overrides ``total_timesteps``; ``--dummy`` forces the in-process vec env;
 ``--runs DIR`` changes the parent folder of run folders (default ``runs``).
 """
@@ -107,6 +114,15 @@ def eval_options(cfg: TrainConfig) -> dict[str, Any]:
     return {k: v for k, v in cfg.game_options.items() if k not in drop}
 
 
+def learning_rate_schedule(start: float, end: float | None) -> Any:
+    """``start`` (constant) or SB3's linear schedule from ``start`` to ``end`` over the run."""
+    if end is None:
+        return start
+    from stable_baselines3.common.utils import LinearSchedule
+
+    return LinearSchedule(start, end, 1.0)
+
+
 def build_model(cfg: TrainConfig, vec_env: Any) -> Any:
     """A fresh MaskablePPO model with the config's hyper-parameters and network."""
     import torch
@@ -123,7 +139,7 @@ def build_model(cfg: TrainConfig, vec_env: Any) -> Any:
     return MaskablePPO(
         "MlpPolicy",
         vec_env,
-        learning_rate=p.learning_rate,
+        learning_rate=learning_rate_schedule(p.learning_rate, p.learning_rate_end),
         n_steps=p.n_steps,
         batch_size=p.batch_size,
         n_epochs=p.n_epochs,
@@ -176,7 +192,12 @@ def evaluate_model(
     progress: bool,
     seed_offset: int = 0,
 ) -> dict[str, dict[str, Any]]:
-    """A two-kind tournament of the model against each of ``agents``."""
+    """A two-kind tournament of the model against each of ``agents``.
+
+    Solo (``players == 1``) the "tournament" has one seat: the model and the baseline each play
+    the same deals alone (``games / 2`` each), so the win rate is the solve rate and the
+    baseline's entry is a reference on the same deals, not an opponent.
+    """
     from train.tournament import run_tournament
 
     results = {}
@@ -195,17 +216,30 @@ def evaluate_model(
     return results
 
 
+#: the Awkward Guests statistics of a tournament's agent entry (see :mod:`train.tournament`)
+GUESTS_KEYS = ("solved", "mean_rounds", "wrong_accusations", "accusations")
+
+
+def _agent_summary(a: dict[str, Any]) -> dict[str, Any]:
+    out = {
+        "win_rate": a["win_rate"],
+        "ci95": a["ci95"],
+        "games": a["games"],
+        "mean_score": a["mean_score"],
+        "mean_reward": a["mean_reward"],
+    }
+    out.update({k: a[k] for k in GUESTS_KEYS if k in a})
+    return out
+
+
 def _learner_summary(results: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The learner's entry of each tournament (by opponent), with the Awkward Guests statistics
+    when the game reports them; solo also the baseline's entry on the same deals (``baseline``)."""
     out = {}
     for opp, r in results.items():
-        a = r["agents"][0]
-        out[opp] = {
-            "win_rate": a["win_rate"],
-            "ci95": a["ci95"],
-            "games": a["games"],
-            "mean_score": a["mean_score"],
-            "mean_reward": a["mean_reward"],
-        }
+        out[opp] = _agent_summary(r["agents"][0])
+        if r["players"] == 1:
+            out[opp]["baseline"] = _agent_summary(r["agents"][1])
     return out
 
 
@@ -385,7 +419,16 @@ def _yaml(data: dict[str, Any]) -> str:
     return yaml.safe_dump(data, sort_keys=False)
 
 
+def _has_guests(report: dict[str, Any]) -> bool:
+    """Whether the final summaries carry the Awkward Guests statistics."""
+    final = report["final"].values()
+    return bool(final) and all(all(k in s for k in GUESTS_KEYS) for s in final)
+
+
 def report_rows(report: dict[str, Any]) -> list[list[str]]:
+    from train.evaluate import guests_cells
+
+    guests = _has_guests(report)
     rows = []
     for opp, s in report["final"].items():
         lo, hi = s["ci95"]
@@ -399,11 +442,65 @@ def report_rows(report: dict[str, Any]) -> list[list[str]]:
                 f"{s['mean_reward']:+.3f}",
                 verdict,
             ]
+            + (guests_cells(s) if guests else [])
         )
     return rows
 
 
 REPORT_HEADERS = ["opponent", "games", "win rate", "95% CI", "mean reward", "CI vs 50%"]
+SOLO_HEADERS = [
+    "agent",
+    "games",
+    "solve rate",
+    "95% CI",
+    "mean reward",
+    "rounds to solve",
+    "wrong acc.",
+]
+
+
+def report_headers(report: dict[str, Any]) -> list[str]:
+    """The final table's columns (solo: :data:`SOLO_HEADERS`)."""
+    from train.evaluate import GUESTS_HEADERS
+
+    if report["players"] == 1:
+        return SOLO_HEADERS
+    return REPORT_HEADERS + (GUESTS_HEADERS if _has_guests(report) else [])
+
+
+def _solo_row(name: str, s: dict[str, Any]) -> list[str]:
+    lo, hi = s["ci95"]
+    rounds = s.get("mean_rounds")
+    wrong = s.get("wrong_accusations")
+    return [
+        name,
+        str(s["games"]),
+        f"{100 * s['win_rate']:.1f}%",
+        f"[{100 * lo:.1f}%, {100 * hi:.1f}%]",
+        f"{s['mean_reward']:+.3f}",
+        "—" if rounds is None else f"{rounds:.1f}",
+        ("—" if wrong is None else f"{100 * wrong:.1f}%")
+        + (f" of {s['accusations']}" if "accusations" in s else ""),
+    ]
+
+
+def solo_rows(report: dict[str, Any]) -> list[list[str]]:
+    """Solo: the learner, then each baseline, on the same deals. Every final tournament plays
+    the learner on the same deals, so its row is shown once (again only if it differs)."""
+    learner: list[list[str]] = []
+    baselines = []
+    for opp, s in report["final"].items():
+        row = _solo_row("learner", s)
+        if not learner or row[1:] != learner[0][1:]:
+            learner.append(row if not learner else [f"learner (with {opp})", *row[1:]])
+        if "baseline" in s:
+            baselines.append(_solo_row(opp, s["baseline"]))
+    return learner + baselines
+
+
+def table_rows(report: dict[str, Any]) -> list[list[str]]:
+    """The final table's rows (solo: :func:`solo_rows`)."""
+    return solo_rows(report) if report["players"] == 1 else report_rows(report)
 
 
 def report_markdown(report: dict[str, Any]) -> str:
@@ -418,14 +515,41 @@ def report_markdown(report: dict[str, Any]) -> str:
         "evaluations excluded); final evaluation "
         f"{report['final_eval_wall_time_s']:.0f} s.",
         "",
-        "## Final evaluation (learner's win rate, seats rotated, paired deals, Wilson 95% CI)",
-        "",
-        "| " + " | ".join(REPORT_HEADERS) + " |",
-        "|" + "---|" * len(REPORT_HEADERS),
     ]
-    lines += ["| " + " | ".join(r) + " |" for r in report_rows(report)]
+    solo = report["players"] == 1
+    if solo:
+        lines.append(
+            "## Final evaluation (solo: the learner and each baseline play the same deals alone; "
+            "solve rate = share of games solved by a correct accusation, Wilson 95% CI)"
+        )
+    else:
+        lines.append(
+            "## Final evaluation (learner's win rate, seats rotated, paired deals, Wilson 95% CI)"
+        )
+    headers = report_headers(report)
+    lines += ["", "| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
+    lines += ["| " + " | ".join(r) + " |" for r in table_rows(report)]
+    if solo:
+        lines += [
+            "",
+            "rounds to solve: mean round of the correct accusations; wrong acc.: share of the "
+            "accusations that were wrong, of how many were made (an accusation ends a solo game).",
+        ]
+    elif _has_guests(report):
+        from train.evaluate import GUESTS_NOTE
+
+        lines += ["", GUESTS_NOTE]
     lines += ["", "![learning curve](learning_curve.png)", "", "## Evaluations during training", ""]
-    if report["history"]:
+    if report["history"] and solo:
+        lines.append("| steps | wall time | solve rate | 95% CI | rounds to solve | wrong acc. |")
+        lines.append("|" + "---|" * 6)
+        for h in report["history"]:
+            row = _solo_row("", next(iter(h["results"].values())))
+            lines.append(
+                f"| {h['timesteps']}{' (final)' if h.get('final') else ''} | "
+                f"{h['wall_time_s']:.0f} s | " + " | ".join(row[2:4] + row[5:]) + " |"
+            )
+    elif report["history"]:
         opps = list(report["history"][0]["results"])
         lines.append("| steps | wall time | " + " | ".join(f"vs {o}" for o in opps) + " |")
         lines.append("|" + "---|" * (len(opps) + 2))
@@ -439,7 +563,9 @@ def report_markdown(report: dict[str, Any]) -> str:
         lines.append("(none: the run was shorter than eval.every)")
     lines += ["", "## Final tournaments", ""]
     for opp, r in report["final_tournaments"].items():
-        lines.append(markdown(r, f"vs {opp}"))
+        lines.append(
+            markdown(r, f"with {opp} (the same deals, each alone)" if solo else f"vs {opp}")
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -453,6 +579,12 @@ def plot_learning_curve(report: dict[str, Any], path: Path) -> None:
     by_step = {h["timesteps"]: h for h in report["history"]}  # (a final eval beats a periodic one)
     points = [by_step[t] for t in sorted(by_step)]
     opps = list(report["final"])
+    if report["players"] == 1:
+        _plot_solo_curve(ax, report, points)
+        fig.tight_layout()
+        fig.savefig(path, dpi=100)
+        plt.close(fig)
+        return
     for opp in opps:
         pts = [(h["timesteps"], h["results"][opp]) for h in points if opp in h["results"]]
         x = np.array([p[0] for p in pts])
@@ -472,6 +604,31 @@ def plot_learning_curve(report: dict[str, Any], path: Path) -> None:
     plt.close(fig)
 
 
+def _plot_solo_curve(ax: Any, report: dict[str, Any], points: list[dict[str, Any]]) -> None:
+    """Solo: the learner's solve rate over training, each baseline's final solve rate (dashed)."""
+    pts = [(h["timesteps"], next(iter(h["results"].values()))) for h in points if h["results"]]
+    x = np.array([p[0] for p in pts])
+    y = np.array([p[1]["win_rate"] for p in pts])
+    lo = np.array([p[1]["ci95"][0] for p in pts])
+    hi = np.array([p[1]["ci95"][1] for p in pts])
+    (line,) = ax.plot(x, y, marker="o", label="learner")
+    ax.fill_between(x, lo, hi, alpha=0.2, color=line.get_color())
+    for i, (opp, s) in enumerate(report["final"].items()):
+        if "baseline" in s:
+            ax.axhline(
+                s["baseline"]["win_rate"],
+                color=f"C{i + 1}",
+                linestyle="--",
+                linewidth=1,
+                label=f"{opp} (final deals)",
+            )
+    ax.set_xlabel("learner steps")
+    ax.set_ylabel("solve rate (95% CI)")
+    ax.set_ylim(0, 1)
+    ax.set_title(f"{report['name']}: solve rate (solo)")
+    ax.legend(loc="lower right")
+
+
 def write_report(report: dict[str, Any], run_dir: Path) -> None:
     (run_dir / "report.json").write_text(json.dumps(report, indent=2) + "\n")
     (run_dir / "report.md").write_text(report_markdown(report))
@@ -487,8 +644,9 @@ def print_report(report: dict[str, Any]) -> None:
         title=f"{report['name']}: {report['timesteps']} steps, train {report['train_wall_time_s']:.0f} s "
         f"+ eval {report['final_eval_wall_time_s']:.0f} s"
     )
-    for h in REPORT_HEADERS:
-        table.add_column(h, justify="left" if h in ("opponent", "CI vs 50%") else "right")
-    for row in report_rows(report):
+    headers = report_headers(report)
+    for h in headers:
+        table.add_column(h, justify="left" if h in ("opponent", "agent", "CI vs 50%") else "right")
+    for row in table_rows(report):
         table.add_row(*row)
-    wide_console().print(table)
+    wide_console(110 if headers == REPORT_HEADERS else 150).print(table)

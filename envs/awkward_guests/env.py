@@ -95,11 +95,27 @@ left wins (+1). A game without a winner — everyone left accused wrongly in the
 the round limit (``truncations`` all ``True``) — is a draw among the ``m`` players still in:
 each gets ``k/((n−1)·m)`` where ``k`` players are out (0 when nobody is out). Solo: ``+1 −
 0.01 × rounds`` for a correct accusation, ``−1`` for a wrong one, ``0`` at the round limit.
-``infos[agent]`` has ``phase``; once the game is over ``scores`` (1 for a winner, 0 otherwise)
-and ``winners`` (list of agents); a player who is out gets ``out: True``. Illegal actions:
-``env()`` wraps the game in ``TerminateIllegalWrapper`` (the offender gets −1, the game ends);
-``raw_env().step`` raises :class:`~envs.awkward_guests.game.IllegalActionError` and leaves the
-state unchanged.
+Illegal actions: ``env()`` wraps the game in ``TerminateIllegalWrapper`` (the offender gets −1,
+the game ends); ``raw_env().step`` raises :class:`~envs.awkward_guests.game.IllegalActionError`
+and leaves the state unchanged.
+
+Infos
+-----
+
+| key | when | value |
+|---|---|---|
+| ``phase`` | always | the public phase (``inquiry``, ``offer``, ``exchange``, ``solution``, ``discard``, ``over``) |
+| ``out`` | a player who is out (from the step it went out) | ``True`` |
+| ``scores`` | game over | ``{agent: 1 for a winner, 0 otherwise}`` |
+| ``winners`` | game over | list of agents (empty: draw or round limit) |
+| ``rounds`` | game over | the round the game ended in (1-based) |
+| ``accusations`` | game over | ``{agent: number of accusations it made}`` (0 or 1: a wrong accuser is out, a correct one ends the game) |
+| ``wrong_accusations`` | game over | ``{agent: how many of them were wrong}`` |
+| ``solved`` | game over | ``{agent: it accused correctly}`` |
+
+The game-over keys are in the final info of every agent still in when the game ends (a player
+who went out earlier keeps its ``{phase, out}`` info). They are public only then: while the
+game runs nobody learns who accused, only who is out.
 
 Extras
 ------
@@ -119,6 +135,8 @@ Version history
 ---------------
 
 * v0: first release.
+* v0 (statistics): the final infos add ``rounds``, ``accusations``, ``wrong_accusations`` and
+  ``solved`` (no change to observations, actions, rewards or trajectories).
 """
 
 from __future__ import annotations
@@ -359,6 +377,7 @@ class raw_env(TableGameAEC, AECEnv):
                     "phase": phase,
                     "scores": {b: scores[j] for j, b in enumerate(agents)},
                     "winners": list(winners),
+                    **final_stats(state, agents),
                 }
                 if p in state.newly_out:
                     self.infos[a]["out"] = True
@@ -388,6 +407,27 @@ class raw_env(TableGameAEC, AECEnv):
 
     def _table_text(self) -> str:
         return render_table(self.game, self.possible_agents)
+
+
+def final_stats(state: G.GuestsState, agents: list[str]) -> dict[str, Any]:
+    """The end-of-game statistics of the final infos (fresh objects on every call):
+    ``rounds`` (the round the game ended in) and, per agent, ``accusations`` (how many it
+    made), ``wrong_accusations`` (how many were wrong) and ``solved`` (it accused correctly)."""
+    made = [0] * len(agents)
+    wrong = [0] * len(agents)
+    solved = [False] * len(agents)
+    for _, p, correct in state.accusation_log:
+        made[p] += 1
+        if correct:
+            solved[p] = True
+        else:
+            wrong[p] += 1
+    return {
+        "rounds": int(state.round),
+        "accusations": dict(zip(agents, made, strict=True)),
+        "wrong_accusations": dict(zip(agents, wrong, strict=True)),
+        "solved": dict(zip(agents, solved, strict=True)),
+    }
 
 
 def env(**kwargs: Any) -> AECEnv:

@@ -94,12 +94,17 @@ gets ``−1/(n−1)``; with winners ``W`` everyone else gets ``−1/(n−1)`` an
 ``n/((n−1)|W|) − 1/(n−1)``; in a draw or at truncation the ``m`` players still in share what
 the ``k`` players out paid: ``k/((n−1)·m)`` each. Solo: ``+1 − 0.01 × rounds`` for a correct
 accusation, ``−1`` for a wrong one, ``0`` at truncation.
+
+``accusation_log`` lists every resolved accusation in the order made as ``(round, seat,
+correct)`` (also the wrong ones of a phase that a correct accuser ends); it is only read for
+statistics (the env's final infos), never by the rules.
 """
 
 from __future__ import annotations
 
 import bisect
 import copy
+import functools
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
@@ -254,9 +259,6 @@ class CaseTables:
             raise ValueError("case: duplicate card ids")
         self.case = case
         self.cards = tuple(cards)
-        # What player views hand out: copies, so that an agent writing into a view's fact
-        # dicts can never reach the hidden case the engine plays.
-        self.view_cards: tuple[Card, ...] = tuple(copy.deepcopy(c) for c in cards)
         self.ids: tuple[int, ...] = tuple(ids)
         self.index: dict[int, int] = {cid: k for k, cid in enumerate(ids)}
         self.values: tuple[int, ...] = tuple(int(c.value) for c in cards)
@@ -266,6 +268,13 @@ class CaseTables:
         self.num_cards = len(cards)
         self.accomplice_possible = case.accomplice_possible
         self.level = case.level
+
+    @functools.cached_property
+    def view_cards(self) -> tuple[Card, ...]:
+        """What player views hand out: copies, so that an agent writing into a view's fact
+        dicts can never reach the hidden case the engine plays (made on first use: an env
+        that nobody asks for views never pays for the copies)."""
+        return tuple(copy.deepcopy(c) for c in self.cards)
 
     def __deepcopy__(self, memo: dict) -> CaseTables:
         return self  # immutable
@@ -347,6 +356,9 @@ class GuestsState:
     result: str | None = None
     winners: list[int] = field(default_factory=list)
     newly_out: list[int] = field(default_factory=list)  # seats out in the last apply()
+    #: every resolved accusation, in the order made: ``(round, seat, correct)`` (statistics;
+    #: while the game runs it only holds wrong ones, i.e. who is out since when)
+    accusation_log: list[tuple[int, int, bool]] = field(default_factory=list)
     turns_taken: int = 0
     num_moves: int = 0
     #: per seat, bumped whenever that seat's hand, selection or ``known`` row changes
@@ -381,6 +393,7 @@ class GuestsState:
         new.discard_queue = list(self.discard_queue)
         new.winners = list(self.winners)
         new.newly_out = list(self.newly_out)
+        new.accusation_log = list(self.accusation_log)  # (tuples are immutable)
         new.hand_version = list(self.hand_version)
         return new
 
@@ -877,6 +890,7 @@ class GuestsState:
         self.accusations = {}
         correct = [p for p, acc in accs.items() if tuple(self.accusation_solution(acc)) == truth]
         wrong = sorted(p for p in accs if p not in correct)
+        self.accusation_log.extend((self.round, p, p in correct) for p in accs)
         n = self.config.num_players
         if correct:
             self._finish("win", sorted(correct))

@@ -26,6 +26,7 @@ while not done:
 | Observation | ``Box(0, 1, (1857,), float32)`` — the AEC ``observation`` vector for one player (``deduced``: 1928; ``seer`` adds 70) |
 | Masks | ``action_masks()`` (bool, length 95); also ``info["action_mask"]`` (int8) |
 | Reward | at the end only: correct accusation ``+1 − 0.01 × rounds played``; wrong ``−1``; round limit ``0`` (``truncated=True``) |
+| Info | ``phase``, ``action_mask``; at the end also ``result`` (``win``/``loss``/``truncated``; absent after an illegal action), ``rounds`` (the round it ended in), ``solved`` (a correct accusation) and ``is_success`` (= ``solved``, read by SB3's ``Monitor`` / logger) |
 
 Arguments: ``level="easy"``, ``cases="generated" | "classic" | [paths]``,
 ``observation_mode="notebook" | "deduced"``, ``deck_size=70``, ``max_rounds=30``,
@@ -129,7 +130,8 @@ class AwkwardGuestsSoloEnv(gymnasium.Env):
             a = -1
         if a not in state.legal_actions():
             self._done = True
-            return self._obs(), -1.0, True, False, self._info(illegal_action=True)
+            info = self._info(illegal_action=True, **self._final())
+            return self._obs(), -1.0, True, False, info
         state.apply(a)
         reward = 0.0
         terminated = truncated = False
@@ -143,7 +145,13 @@ class AwkwardGuestsSoloEnv(gymnasium.Env):
         info = self._info()
         if self._done:
             info["result"] = state.result
+            info.update(self._final())
         return self._obs(), reward, terminated, truncated, info
+
+    def _final(self) -> dict[str, Any]:
+        """The end-of-episode statistics (see the module docstring)."""
+        solved = any(correct for _, _, correct in self.game.accusation_log)
+        return {"rounds": int(self.game.round), "solved": solved, "is_success": solved}
 
     def player_view(self) -> GuestsView:
         """What the player may know (see :mod:`envs.awkward_guests.view`)."""

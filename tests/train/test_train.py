@@ -39,6 +39,10 @@ TINY = {
         ({"name": "x", "opponents": {"baselines": {"nobody": 1}}}, "unknown agent"),
         ({"name": "x", "opponents": {"baselines": ["random"]}}, "expected a mapping"),
         ({"name": "x", "game_options": {"action_cards": 7}}, "game_options"),
+        ({"name": "x", "ppo": {"learning_rate_end": 0.01}}, "learning_rate_end"),
+        ({"name": "x", "ppo": {"learning_rate_end": -1e-5}}, "learning_rate_end"),
+        ({"name": "x", "ppo": {"learning_rate": 0}}, "ppo.learning_rate: must be > 0"),
+        ({"name": "x", "ppo": {"features": "no"}}, "ppo.features: expected true or false"),
         ({"players": 2}, "missing required key 'name'"),
         ([1, 2], "expected a mapping"),
     ],
@@ -50,9 +54,27 @@ def test_bad_configs_raise_clear_errors(data, message):
 
 @pytest.mark.parametrize("path", CONFIGS, ids=[p.stem for p in CONFIGS])
 def test_shipped_configs_are_valid(path):
+    from train.games import get_game
+
     cfg = load_config(path)
     assert cfg.name == path.stem
-    assert set(cfg.eval.final_agents) >= {"random", "audition.greedy"}
+    assert set(cfg.eval.final_agents) >= set(get_game(cfg.game).eval_baselines)
+
+
+def test_features_can_be_switched_off():
+    assert config_from_dict({"name": "x", "ppo": {"features": False}}).ppo.features is False
+    assert config_from_dict({"name": "x"}).ppo.features is True
+
+
+def test_learning_rate_decays_linearly_when_asked():
+    from train.train import learning_rate_schedule
+
+    assert learning_rate_schedule(3e-4, None) == 3e-4
+    schedule = learning_rate_schedule(3e-4, 1e-5)
+    # SB3 calls it with the progress remaining: 1 at the start, 0 at the end
+    assert schedule(1.0) == pytest.approx(3e-4)
+    assert schedule(0.5) == pytest.approx((3e-4 + 1e-5) / 2)
+    assert schedule(0.0) == pytest.approx(1e-5)
 
 
 def test_shipped_configs_cover_every_player_count_and_variant():

@@ -1,0 +1,262 @@
+"""``guests.deducer``: the Awkward Guests baseline that reasons with the deduction engine.
+
+It reads only ``player_view`` (:class:`envs.awkward_guests.view.GuestsView`): its notebook, its
+hand (with who is known to have seen each card), the public table and its own decision. It keeps
+an incremental :class:`~envs.awkward_guests.deduction.Deduction` over its notebook, so it always
+knows the exact set of candidate solutions its own cards allow (every candidate weighted
+equally).
+
+| decision | what it does |
+|---|---|
+| ``inquiry`` | asks, one reference at a time, for the reference whose cards split its candidates best: the entropy of the partition "what the candidates say about this reference" (a suspect: murderer with which motive / accomplice with which motive / innocent; a room: which of its weapons is the murder weapon / none), minus a small penalty per earlier time it asked the same reference |
+| ``offer`` | offers the matching cards that teach the asker least for their value: a card the asker has already seen (it is on the revealed pile, or the asker is known to have seen it) teaches nothing and is always offered; another card is offered when, on top of what the deducer knows the asker has seen, it rules out less than half the share of candidates its face value stands for |
+| ``answer`` | accepts a bid it can cover (``YES`` is legal) while more than one candidate is left and an asked reference is still open for it (its split is not zero); otherwise declines |
+| ``pay`` | pays with the cards least useful to the receiver: first those the receiver has already seen, then by the share of the receiver's known candidates they would rule out; among equals the least valuable single card that covers the rest of the bid, else the most valuable card (the solo deck learns nothing, so there only value counts) |
+| ``solution`` | accuses exactly when one candidate is left (``p=1``, the default); the risk variant ``guests.deducer:p=P`` accuses as soon as one candidate has probability ≥ ``P`` (``1 / candidates`` ≥ ``P``), naming a candidate drawn with its own generator |
+| ``murderer`` … ``accomplice_motive`` | names the chosen candidate |
+| ``discard`` | keeps its most valuable cards (value pays for bids), preferring cards others have already seen (safe to offer and pay with) |
+
+Strength (measured, see the issue-6 closing note and ``tests/agents/test_guests_deducer.py``):
+it never accuses wrongly with ``p=1`` (the deduction engine is exact and cases are sound), and
+it beats ``random`` by a wide margin at every player count: random players accuse at random and
+are soon out.
+
+Options: ``p`` (float in (0, 1], default 1).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from typing import Any
+
+import numpy as np
+
+from envs.awkward_guests import actions as A
+from envs.awkward_guests.board import WALTON
+from envs.awkward_guests.case import Card, Solution, card_exclusion_share
+from envs.awkward_guests.deduction import Deduction, candidate_solutions
+from envs.awkward_guests.game import accusation_actions
+
+#: penalty (in bits) per earlier time this agent asked the same reference
+REPEAT_PENALTY = 0.05
+#: offer a card the asker may not have seen when it teaches less than this share of its value
+TEACH_RATIO = 0.5
+
+_ACCUSE_STEP = {
+    "murderer": 0,
+    "motive": 1,
+    "weapon": 2,
+    "accomplice": 3,
+    "accomplice_motive": 4,
+}
+
+
+@functools.cache
+def _reference_keys(accomplice_possible: bool) -> np.ndarray:
+    """``keys[r, i]``: what candidate ``i`` says about reference ``r`` (an int label).
+
+    Suspect ``s``: 0 innocent, ``1 + μ`` murderer with motive ``μ``, ``19 + α`` accomplice with
+    motive ``α``. Room ``r``: 0 when the murder weapon is kept elsewhere, ``1 + w`` for weapon
+    ``w`` kept there.
+    """
+    sols = candidate_solutions(accomplice_possible)
+    motive = {m: i for i, m in enumerate(A.MOTIVES)}
+    weapon = {w: i for i, w in enumerate(A.WEAPONS)}
+    room_of = {w.id: w.room for w in WALTON.weapons}
+    keys = np.zeros((len(A.REFERENCES), len(sols)), dtype=np.int16)
+    for i, s in enumerate(sols):
+        for r, ref in enumerate(A.REFERENCES):
+            if ref == s.murderer:
+                keys[r, i] = 1 + motive[s.motive]
+            elif ref == s.accomplice:
+                keys[r, i] = 19 + motive[s.accomplice_motive]
+            elif room_of[s.weapon] == ref:
+                keys[r, i] = 1 + weapon[s.weapon]
+    keys.flags.writeable = False
+    return keys
+
+
+def split_scores(mask: np.ndarray, accomplice_possible: bool) -> np.ndarray:
+    """Per reference, the entropy (bits) of how the candidates in ``mask`` split on it."""
+    keys = _reference_keys(accomplice_possible)[:, mask]
+    n = keys.shape[1]
+    out = np.zeros(len(A.REFERENCES))
+    if n <= 1:
+        return out
+    for r in range(len(A.REFERENCES)):
+        counts = np.bincount(keys[r])
+        p = counts[counts > 0] / n
+        out[r] = float(-(p * np.log2(p)).sum())
+    return out
+
+
+class DeducerAgent:
+    """The deduction-engine baseline (see the module docstring)."""
+
+    def __init__(self, spec: str = "guests.deducer", seed: int | None = None, p: float = 1.0):
+        if isinstance(p, bool) or not isinstance(p, int | float) or not 0.0 < p <= 1.0:
+            raise ValueError(f"guests.deducer option p must be in (0, 1], got {p!r}")
+        self.spec = spec
+        self.threshold = float(p)
+        self.reset(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+        self._ded: Deduction | None = None
+        self._noted = 0  # notebook cards already added to the deduction
+        self._level: str | None = None
+        self._target: Solution | None = None
+        self._asked: dict[int, int] = {}
+        self._known_cache: dict[tuple[int, frozenset[int]], Deduction] = {}
+
+    # -- knowledge ------------------------------------------------------------------------------
+
+    def _sync(self, view: Any) -> Deduction:
+        """The deduction over the whole notebook (incremental: the notebook only grows)."""
+        if self._ded is None or view.level != self._level or len(view.notebook) < self._noted:
+            # a new game without reset(): start over (never carry knowledge across games)
+            self._ded = Deduction(view.accomplice_possible)
+            self._noted = 0
+            self._level = view.level
+            self._target = None
+            self._asked = {}
+            self._known_cache = {}
+        for card in view.notebook[self._noted :]:
+            self._ded.add_facts(card.facts, validate=False)
+        self._noted = len(view.notebook)
+        return self._ded
+
+    def candidates(self, view: Any) -> list[Solution]:
+        """The candidate solutions the viewer's notebook allows."""
+        return self._sync(view).candidates()
+
+    def _known_to(self, view: Any, seat: int) -> Deduction | None:
+        """What the deducer knows ``seat`` has seen (revealed cards, hand cards it saw), as a
+        deduction state; ``None`` for the solo deck (it learns nothing)."""
+        if seat < 0:
+            return None
+        by_id = {c.id: c for c in view.notebook}
+        ids = {cid for cid in view.revealed if cid in by_id}
+        ids |= {h.id for h in view.hand if seat in h.seen_by}
+        key = (seat, frozenset(ids))
+        ded = self._known_cache.get(key)
+        if ded is None:
+            ded = Deduction(view.accomplice_possible)
+            for cid in sorted(ids):
+                ded.add_facts(by_id[cid].facts, validate=False)
+            if len(self._known_cache) > 64:
+                self._known_cache.clear()
+            self._known_cache[key] = ded
+        return ded
+
+    def _teaches(self, view: Any, card: Card, seat: int) -> float:
+        """Share of ``seat``'s known candidates that ``card`` would rule out (0: nothing new)."""
+        if card.id in view.revealed:
+            return 0.0
+        known = self._known_to(view, seat)
+        if known is None:
+            return 0.0
+        for h in view.hand:
+            if h.id == card.id and seat in h.seen_by:
+                return 0.0
+        before = known.count()
+        if before == 0:
+            return 0.0
+        after = known.clone()
+        after.add_facts(card.facts, validate=False)
+        return 1.0 - after.count() / before
+
+    # -- acting ---------------------------------------------------------------------------------
+
+    def act(self, observation: dict[str, np.ndarray], view: Any) -> int:
+        legal = tuple(view.legal_actions)
+        if not legal:
+            raise ValueError("guests.deducer: act() called when it is not this player's decision")
+        ded = self._sync(view)
+        decision = view.decision
+        if decision == "inquiry":
+            return self._inquiry(view, ded, legal)
+        if decision == "offer":
+            return self._offer(view, legal)
+        if decision == "answer":
+            return self._answer(view, ded, legal)
+        if decision == "pay":
+            return self._pay(view, legal)
+        if decision == "solution":
+            return self._solution(ded, legal)
+        if decision in _ACCUSE_STEP:
+            return self._accuse(view, ded, legal, _ACCUSE_STEP[decision])
+        if decision == "discard":
+            return self._discard(view, legal)
+        raise ValueError(f"guests.deducer: unknown decision {decision!r}")  # pragma: no cover
+
+    def _inquiry(self, view: Any, ded: Deduction, legal: tuple[int, ...]) -> int:
+        scores = split_scores(ded.candidate_mask(), view.accomplice_possible)
+        best, best_score = legal[0], -math.inf
+        for a in legal:
+            r = a - A.REF_0
+            s = scores[r] - REPEAT_PENALTY * self._asked.get(r, 0) + 1e-9 * self.rng.random()
+            if s > best_score:
+                best, best_score = a, s
+        self._asked[best - A.REF_0] = self._asked.get(best - A.REF_0, 0) + 1
+        return best
+
+    def _card_actions(self, view: Any, legal: tuple[int, ...]) -> list[tuple[int, Any]]:
+        slots = {h.slot: h for h in view.hand}
+        return [
+            (a, slots[a - A.CARD_0])
+            for a in legal
+            if A.CARD_0 <= a < A.CARD_0 + A.MAX_HAND and (a - A.CARD_0) in slots
+        ]
+
+    def _offer(self, view: Any, legal: tuple[int, ...]) -> int:
+        asker = view.active_player
+        best, best_ratio = A.NO, math.inf
+        for a, h in self._card_actions(view, legal):
+            teach = self._teaches(view, h.card, asker)
+            ratio = teach / max(card_exclusion_share(h.card.facts), 1e-9)
+            if (teach == 0.0 or ratio < TEACH_RATIO) and ratio < best_ratio:
+                best, best_ratio = a, ratio
+        return best if best in legal else A.NO
+
+    def _answer(self, view: Any, ded: Deduction, legal: tuple[int, ...]) -> int:
+        if A.YES not in legal or ded.count() <= 1:
+            return A.NO
+        scores = split_scores(ded.candidate_mask(), view.accomplice_possible)
+        open_refs = any(scores[A.REFERENCES.index(r)] > 0 for r in view.asked)
+        return A.YES if open_refs else A.NO
+
+    def _pay(self, view: Any, legal: tuple[int, ...]) -> int:
+        bid = next((b for b in view.bids if b.answering), None)
+        receiver = bid.seat if bid is not None else -1
+        owed = view.owed
+        options = []
+        for a, h in self._card_actions(view, legal):
+            teach = self._teaches(view, h.card, receiver)
+            covers = h.value >= owed
+            options.append(((teach, not covers, h.value if covers else -h.value), a))
+        return min(options)[1] if options else legal[0]
+
+    def _solution(self, ded: Deduction, legal: tuple[int, ...]) -> int:
+        count = ded.count()
+        if A.YES in legal and count >= 1 and 1.0 / count >= self.threshold - 1e-12:
+            cands = ded.candidates()
+            self._target = cands[int(self.rng.integers(len(cands)))]
+            return A.YES
+        self._target = None
+        return A.NO if A.NO in legal else legal[0]
+
+    def _accuse(self, view: Any, ded: Deduction, legal: tuple[int, ...], step: int) -> int:
+        if self._target is None:  # (only if act() was not called for the YES)
+            cands = ded.candidates() or list(candidate_solutions(view.accomplice_possible))
+            self._target = cands[int(self.rng.integers(len(cands)))]
+        acts = accusation_actions(self._target, view.accomplice_possible)
+        a = acts[step]
+        return a if a in legal else legal[0]
+
+    def _discard(self, view: Any, legal: tuple[int, ...]) -> int:
+        options = [
+            ((h.value, len(h.seen_by), -h.id), a) for a, h in self._card_actions(view, legal)
+        ]
+        return min(options)[1] if options else legal[0]

@@ -1,0 +1,248 @@
+"""``guests.deducer``: never wrong when it waits for one candidate, legal only, beats random,
+and each decision rule on hand-made views."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from agents.factory import make_agent
+from agents.guests_deducer import DeducerAgent, split_scores
+from envs.awkward_guests import actions as A
+from envs.awkward_guests import game as G
+from envs.awkward_guests.case import LEVELS
+from envs.awkward_guests.deduction import Deduction, candidate_solutions
+from envs.awkward_guests.env import raw_env
+from envs.awkward_guests.view import make_view
+from tests.awkward_guests.game_helpers import generated_case
+
+
+def _play(env, agents, seed):
+    """One game through the AEC env; every action is checked against the engine's legal
+    actions. Returns the engine state at the end."""
+    env.reset(seed=seed)
+    for i, a in enumerate(agents):
+        a.reset(seed * 31 + i)
+    for name in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        seat = env.agent_name_mapping[name]
+        action = agents[seat].act(obs, env.player_view(name))
+        assert isinstance(action, int)
+        assert action in env.game.legal_actions(), (agents[seat].spec, env.game.decision_name)
+        assert obs["action_mask"][action] == 1
+        env.step(action)
+    return env.game
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_solo_deducer_never_accuses_wrongly(level):
+    env = raw_env(num_players=1, level=level)
+    agent = make_agent("guests.deducer", "guests")
+    for seed in range(4):
+        state = _play(env, [agent], seed)
+        assert state.result in ("win", "truncated"), (level, seed, state.result)
+        assert state.result == "win"  # solo: it always gets there within 30 rounds
+
+
+@pytest.mark.parametrize(("players", "level"), [(2, "easy"), (3, "medium"), (4, "expert")])
+def test_deducers_at_a_table_are_never_out(players, level):
+    """With p=1 no deducer is ever knocked out (a wrong accusation is the only way out)."""
+    env = raw_env(num_players=players, level=level)
+    agents = [make_agent("guests.deducer", "guests") for _ in range(players)]
+    for seed in range(3):
+        state = _play(env, agents, seed)
+        assert not any(state.out), (players, level, seed, state.out)
+        assert state.result in ("win", "truncated")
+        if state.result == "win":  # a correct accusation ended it
+            assert state.winners
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("level", LEVELS)
+def test_solo_deducer_never_accuses_wrongly_many_cases(level):
+    env = raw_env(num_players=1, level=level)
+    agent = make_agent("guests.deducer", "guests")
+    for seed in range(100, 140):
+        assert _play(env, [agent], seed).result == "win", (level, seed)
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 5, 8])
+def test_deducer_and_variants_play_only_legal_actions(players):
+    level = ("easy", "medium", "very_hard", "hard", "expert")[players % 5]
+    env = raw_env(num_players=players, level=level)
+    specs = ["guests.deducer", "guests.deducer:p=0.3", "random"]
+    agents = [make_agent(specs[i % len(specs)], "guests") for i in range(players)]
+    for seed in range(2):
+        _play(env, agents, seed)
+
+
+def test_deducer_beats_random_clearly():
+    from train.tournament import run_tournament
+
+    result = run_tournament(
+        "guests", 2, ["guests.deducer", "random"], 40, seed=5, workers=1, progress=False
+    )
+    deducer = result["agents"][0]
+    assert deducer["spec"] == "guests.deducer"
+    assert deducer["ci95"][0] > 0.5, deducer
+
+
+def test_risk_variant_accuses_earlier():
+    """Both agents make the same moves (same seed, same rules) until the variant accuses, so on
+    every deal it finishes no later, and on some strictly earlier."""
+    rounds = {}
+    for spec in ("guests.deducer", "guests.deducer:p=0.25"):
+        env = raw_env(num_players=1, level="medium")
+        agent = make_agent(spec, "guests")
+        rounds[spec] = [_play(env, [agent], seed).round for seed in range(8)]
+    assert all(
+        a <= b
+        for a, b in zip(rounds["guests.deducer:p=0.25"], rounds["guests.deducer"], strict=True)
+    )
+    assert sum(rounds["guests.deducer:p=0.25"]) < sum(rounds["guests.deducer"])
+
+
+@pytest.mark.parametrize("p", ["0", "1.5", "-1", "abc", "nan"])
+def test_bad_risk_option(p):
+    with pytest.raises(ValueError, match="p"):
+        make_agent(f"guests.deducer:p={p}", "guests")
+
+
+def test_deducer_is_only_for_guests():
+    with pytest.raises(ValueError, match="guests"):
+        make_agent("guests.deducer", "audition")
+
+
+# -- the decision rules, on views of real states ------------------------------------------------
+
+
+def test_split_scores():
+    sols = candidate_solutions(False)
+    everything = np.ones(len(sols), bool)
+    s = split_scores(everything, False)
+    refs = list(A.REFERENCES)
+    # 6 suspects × their 3 motives, each with 20 weapons: a suspect splits 1/6 vs 5/6 by 3
+    p = np.array([1 / 18] * 3 + [15 / 18])
+    assert s[refs.index("greg")] == pytest.approx(float(-(p * np.log2(p)).sum()))
+    assert s[refs.index("study")] == 0.0  # no weapon is kept in the study
+    # one candidate left: nothing splits
+    one = np.zeros(len(sols), bool)
+    one[7] = True
+    assert not split_scores(one, False).any()
+    # only greg's motives left: greg still splits by motive, the others not at all
+    greg = np.array([s.murderer == "greg" for s in sols])
+    sg = split_scores(greg, False)
+    assert sg[refs.index("greg")] == pytest.approx(np.log2(3))
+    assert sg[refs.index("angelica")] == 0.0
+
+
+def _state_at(players: int, decision: int, seed: int = 3, offer_all: bool = True):
+    """A generated-case game driven to ``decision`` (inquiry: first free refs; offers: every
+    matching card when ``offer_all``; every affordable bid accepted; nobody accuses)."""
+    case = generated_case("easy", seed)
+    state = G.new_game(G.GuestsConfig(players), case, np.random.default_rng(seed), start=0)
+    for _ in range(200):
+        if state.decision == decision:
+            return state
+        legal = state.legal_actions()
+        if state.decision == G.D_OFFER:
+            cards = [a for a in legal if A.CARD_0 <= a < A.YES]
+            state.apply(cards[0] if offer_all and cards else A.NO)
+        elif state.decision == G.D_ANSWER:
+            state.apply(A.YES if A.YES in legal else A.NO)
+        elif state.decision == G.D_SOLUTION:
+            state.apply(A.NO)
+        else:
+            state.apply(legal[0])
+    raise AssertionError(f"decision {decision} not reached")
+
+
+def test_answer_accepts_open_bids_and_declines_once_solved():
+    state = _state_at(3, G.D_ANSWER)
+    seat = state.current_player
+    view = make_view(state, seat)
+    assert A.YES in view.legal_actions
+    agent = DeducerAgent(seed=0)
+    assert agent.act({}, view) == A.YES
+    # the same view with every card of the case in the notebook: one candidate, no need to buy
+    solved = dataclasses.replace(view, notebook=tuple(state.tables.view_cards))
+    agent = DeducerAgent(seed=0)
+    assert agent.act({}, solved) == A.NO
+
+
+def test_offer_prefers_cards_the_asker_has_seen():
+    state = _state_at(3, G.D_OFFER)
+    seat = state.current_player
+    view = make_view(state, seat)
+    cards = [a for a in view.legal_actions if A.CARD_0 <= a < A.YES]
+    assert cards
+    # a card the asker has seen teaches nothing: always offered
+    target = max(cards)
+    hand = tuple(
+        dataclasses.replace(h, seen_by=(view.active_player,))
+        if A.CARD_0 + h.slot == target
+        else dataclasses.replace(h, seen_by=())
+        for h in view.hand
+    )
+    seen_view = dataclasses.replace(view, hand=hand)
+    assert DeducerAgent(seed=0).act({}, seen_view) == target
+    # nobody has seen anything and the asker knows nothing: a card teaches the asker exactly its
+    # own exclusion share, more than TEACH_RATIO of it, so nothing is offered (this hand has no
+    # card that rules out nothing at all, which would be offered)
+    fresh = dataclasses.replace(
+        view, hand=tuple(dataclasses.replace(h, seen_by=()) for h in view.hand), revealed=()
+    )
+    assert DeducerAgent(seed=0).act({}, fresh) == A.NO
+
+
+def test_pay_uses_cards_the_receiver_has_seen_first():
+    state = _state_at(3, G.D_PAY)
+    seat = state.current_player
+    view = make_view(state, seat)
+    bid = next(b for b in view.bids if b.answering)
+    cards = [a for a in view.legal_actions if A.CARD_0 <= a < A.YES]
+    assert len(cards) >= 2
+    for target in (min(cards), max(cards)):
+        hand = tuple(
+            dataclasses.replace(h, seen_by=(bid.seat,) if A.CARD_0 + h.slot == target else ())
+            for h in view.hand
+        )
+        assert DeducerAgent(seed=0).act({}, dataclasses.replace(view, hand=hand)) == target
+
+
+def test_solution_waits_for_one_candidate_then_names_it():
+    state = _state_at(2, G.D_SOLUTION)
+    seat = state.current_player
+    view = make_view(state, seat)
+    agent = DeducerAgent(seed=0)
+    assert agent.act({}, view) == A.NO  # a few cards cannot pin the case down
+    # with every card of the case the candidate is the truth: accuse it, step by step
+    full = dataclasses.replace(view, notebook=tuple(state.tables.view_cards))
+    ded = Deduction(state.tables.accomplice_possible)
+    for c in full.notebook:
+        ded.add_facts(c.facts)
+    assert ded.count() == 1
+    agent = DeducerAgent(seed=0)
+    assert agent.act({}, full) == A.YES
+    state.apply(A.YES)
+    expected = G.accusation_actions(state.case.solution, state.tables.accomplice_possible)
+    for want in expected:
+        v = dataclasses.replace(make_view(state, seat), notebook=full.notebook)
+        got = agent.act({}, v)
+        assert got == want
+        state.apply(got)
+
+
+def test_discard_keeps_the_most_valuable_cards():
+    state = _state_at(4, G.D_DISCARD)
+    seat = state.current_player
+    view = make_view(state, seat)
+    agent = DeducerAgent(seed=0)
+    chosen = agent.act({}, view)
+    value = {A.CARD_0 + h.slot: h.value for h in view.hand}
+    assert value[chosen] == min(value[a] for a in view.legal_actions)
