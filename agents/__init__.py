@@ -20,6 +20,13 @@ rate of the first agent with its Wilson 95% interval; a shared win counts 1/|W|)
 | ``audition.expert`` vs ``audition.greedy`` | 200 | 92.0% | 87.4–95.0% | 14.3 vs 7.0 |
 | ``audition.expert`` vs ``random`` | 200 | 93.5% | 89.2–96.2% | 13.6 vs 5.3 |
 
+``guests.deducer`` (Awkward Guests; ``parlour eval``, 100 generated cases per row, deals
+paired): solo, it solves 100% of beginner–medium cases and 99% of hard, very_hard and expert
+ones (one case each hits the 30-round limit), in 5.2 / 6.2 / 8.5 / 9.1 / 10.7 / 11.9 / 14.3
+mean rounds from beginner to expert, never accusing wrongly (mean reward +0.95 … +0.85). Against
+``random`` it wins 98% (2p easy), 100% (2p medium) and holds 50% of 4p tables (two deducer
+seats of four; the even share is 25%); ``random`` accuses at random and is soon out.
+
 Trained PPO agents against them: see ``runs/<name>/report.md`` and the README.
 """
 

@@ -235,9 +235,10 @@ def plot(result: dict[str, Any], path: Path) -> None:
     ax = axes[0][0]
     specs = [a["spec"] for a in agents]
     rates = [a["win_rate"] for a in agents]
+    # (clipped at 0: at a win rate of exactly 0 or 1 the Wilson bound can differ by rounding)
     err = [
-        [r - a["ci95"][0] for r, a in zip(rates, agents, strict=True)],
-        [a["ci95"][1] - r for r, a in zip(rates, agents, strict=True)],
+        [max(0.0, r - a["ci95"][0]) for r, a in zip(rates, agents, strict=True)],
+        [max(0.0, a["ci95"][1] - r) for r, a in zip(rates, agents, strict=True)],
     ]
     ax.bar(range(len(specs)), rates, yerr=err, capsize=4, color="tab:blue")
     solo = result["players"] == 1  # (no opponents: the win rate is the solve rate)

@@ -19,6 +19,38 @@ def test_wilson_interval_known_values():
     assert lo == 0.0 and hi == pytest.approx(0.1611, abs=1e-4)
     lo, hi = wilson_interval(95, 100)
     assert lo < 0.95 < hi and hi < 1.0
+    # the ends are exact (rounding once gave 3.5e-18 for 0 of 100, and the chart's error bars
+    # went negative)
+    for n in (7, 100, 1000):
+        assert wilson_interval(0, n)[0] == 0.0 and wilson_interval(n, n)[1] == 1.0
+
+
+def test_chart_of_a_whitewash(tmp_path):
+    from train.evaluate import write_results
+
+    agents = [
+        {
+            "spec": s,
+            "games": 100,
+            "wins": w,
+            "win_rate": w / 100,
+            "ci95": list(wilson_interval(w, 100)),
+            "mean_score": None,
+            "mean_reward": 0.0,
+        }
+        for s, w in (("a", 100), ("b", 0))
+    ]
+    result = {
+        "game": "guests",
+        "players": 2,
+        "games": 100,
+        "deals": 50,
+        "agents": agents,
+        "mean_length": 10.0,
+        "even_win_rate": 0.5,
+    }
+    paths = write_results(result, tmp_path, "eval")
+    assert all(p.exists() for p in paths)
 
 
 @pytest.mark.parametrize(("kinds", "players"), [(2, 2), (2, 4), (3, 4), (2, 3), (3, 2), (4, 3)])
