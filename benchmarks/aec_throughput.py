@@ -5,6 +5,11 @@ Every figure is measured in the same process run, as a median over ``repeats`` t
 acting agent together with the ``env.last()`` that precedes it and a masked uniform random
 choice (steps of already-terminated agents are not counted, but their time is).
 
+:func:`aec_rates` also gives the rate with the ``env.reset()`` calls of the block left out of
+the timed total (each reset is timed on its own and subtracted): the per-step speed of an env
+whose reset is expensive (Awkward Guests generates a new case at every reset) in games of any
+length. The loop and everything else timed are those of :func:`aec_steps_per_second`.
+
 Run: ``python -m benchmarks.aec_throughput [--steps N] [--repeats R] [--json PATH]``.
 """
 
@@ -22,10 +27,17 @@ import numpy as np
 
 def aec_steps_per_second(make_env: Callable[[], Any], steps: int, seed: int = 0) -> float:
     """Acting-agent steps per second of masked random play over ``steps`` steps."""
+    return aec_rates(make_env, steps, seed)[0]
+
+
+def aec_rates(make_env: Callable[[], Any], steps: int, seed: int = 0) -> tuple[float, float]:
+    """``(steps/s, steps/s with the resets' time left out)`` of masked random play over
+    ``steps`` acting-agent steps (the first reset is never timed)."""
     env = make_env()
     rng = np.random.default_rng(seed)
     env.reset(seed=seed)
     done = 0
+    in_resets = 0.0
     t0 = time.perf_counter()
     while done < steps:
         for _agent in env.agent_iter():
@@ -39,8 +51,11 @@ def aec_steps_per_second(make_env: Callable[[], Any], steps: int, seed: int = 0)
             if done >= steps:
                 break
         else:
+            r0 = time.perf_counter()
             env.reset()
-    return done / (time.perf_counter() - t0)
+            in_resets += time.perf_counter() - r0
+    total = time.perf_counter() - t0
+    return done / total, done / (total - in_resets)
 
 
 def median_rate(make_env: Callable[[], Any], steps: int, repeats: int) -> float:

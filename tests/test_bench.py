@@ -37,6 +37,34 @@ def test_aec_figures_pair_audition_with_tictactoe(monkeypatch):
     assert len(aud) == 5 and all(f["peer"] == "tictactoe_v3" for f in aud)
 
 
+def test_aec_figures_awkward_guests_also_without_resets(monkeypatch):
+    from envs import awkward_guests_v0
+
+    guests = lambda: awkward_guests_v0.env(num_players=1, level="easy")  # noqa: E731
+    stand_in = aec_throughput.ours()["audition_v0 2p"]  # for the hanabi peer (bench extra)
+    monkeypatch.setattr(aec_throughput, "peers", lambda: {"hanabi_v5": stand_in})
+    monkeypatch.setattr(aec_throughput, "ours", lambda: {"awkward_guests_v0 1p easy": guests})
+    figs = bench.aec_figures(steps=60, repeats=1)
+    _check(figs)
+    by = {f["name"]: f for f in figs}
+    main = by["AEC awkward_guests_v0 1p easy"]
+    excl = by["AEC awkward_guests_v0 1p easy, resets excluded"]
+    peer = by["AEC hanabi_v5, resets excluded"]
+    assert main["peer"] == "hanabi_v5"
+    assert excl["peer"] == "hanabi_v5, resets excluded"
+    assert excl["peer_value"] == peer["value"]
+    assert excl["value"] >= main["value"]  # the same runs, with the resets' time left out
+
+
+def test_aec_rates_leave_out_only_the_resets():
+    from envs import awkward_guests_v0
+
+    rate, no_resets = aec_throughput.aec_rates(
+        lambda: awkward_guests_v0.env(num_players=1, level="easy"), steps=60, seed=0
+    )
+    assert 0 < rate <= no_resets
+
+
 def test_parlour_bench_writes_json(tmp_path, capsys):
     path = tmp_path / "bench.json"
     args = [

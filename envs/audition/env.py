@@ -197,10 +197,11 @@ class raw_env(TableGameAEC, AECEnv):
                     "winners": list(winners),
                 }
         else:
-            for a in self.agents:
-                self.rewards[a] = 0.0
-            self.infos = {a: {"phase": phase} for a in self.agents}
-            self.agent_selection = self.possible_agents[state.current_player]
+            agents, rewards = self.agents, self.rewards
+            for a in agents:
+                rewards[a] = 0.0
+            self.infos = {a: {"phase": phase} for a in agents}
+            self.agent_selection = self.possible_agents[state.current]
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()

@@ -88,6 +88,11 @@ ACTION_KINDS: Final = (
 SLOT_KINDS: Final = (CONDUCTOR, *ACTION_KINDS)
 K_CONDUCTOR, K_MAX_TWO, K_PASS_LEFT, K_DISCARD_ONE, K_DISCARD_OWN, K_DRAW_ONE, K_TAKE_NOW = range(7)
 
+#: slot capacity by slot kind
+_CAPACITY: Final = tuple(MAX_TWO_CAPACITY if k == "max_two" else SLOT_CAPACITY for k in SLOT_KINDS)
+_BOOLS: Final = (bool, np.bool_)
+_INTS: Final = (int, np.integer)
+
 # Action ids.
 NUM_ACTIONS: Final = 27
 TAKE_0: Final = 0
@@ -280,10 +285,23 @@ class AuditionState:
         default_factory=lambda: np.zeros(MAX_NUMBER + 1, np.int16)
     )
     _legal: list[int] | None = field(default=None, repr=False, compare=False)
+    # Change stamps for incremental observers (the observation encoder): not game state.
+    #: per slot, bumped whenever that slot's musicians, size or taken flag change
+    slot_ver: list[int] = field(default_factory=list, repr=False, compare=False)
+    #: per seat, bumped whenever that seat's collection (and so its points) changes
+    coll_ver: list[int] = field(default_factory=list, repr=False, compare=False)
+    #: bumped whenever ``public_unseen`` or ``discard`` changes
+    pile_ver: int = field(default=0, repr=False, compare=False)
+    #: bumped by every ``refresh()`` (a new state, or one edited by hand): everything changed
+    epoch: int = field(default=0, repr=False, compare=False)
 
     def refresh(self) -> None:
         """Recompute the derived caches from the state (after building a state by hand)."""
         n = self.config.num_players
+        self.epoch += 1
+        if len(self.slot_ver) != n:
+            self.slot_ver = [0] * n
+            self.coll_ver = [0] * n
         sq = [score_counts(self.collections[p]) for p in range(n)]
         self.points = [x[0] for x in sq]
         self.quartet_counts = [x[1] for x in sq]
@@ -333,11 +351,18 @@ class AuditionState:
 
     def legal_mask(self, out: np.ndarray | None = None) -> np.ndarray:
         """Legal actions as an ``int8`` mask of length 27 (written into ``out`` if given)."""
-        mask = np.zeros(NUM_ACTIONS, np.int8) if out is None else out
-        if out is not None:
-            mask.fill(0)
-        mask[self._legal_list()] = 1
-        return mask
+        legal = tuple(self._legal_list())
+        mask = _MASKS.get(legal)
+        if mask is None:
+            mask = np.zeros(NUM_ACTIONS, np.int8)
+            mask[list(legal)] = 1
+            mask.flags.writeable = False
+            if len(_MASKS) < _MAX_MASKS:
+                _MASKS[legal] = mask
+        if out is None:
+            return mask.copy()
+        out[:] = mask
+        return out
 
     def legal_actions(self) -> list[int]:
         """Legal action ids in ascending order (empty once the game is over)."""
@@ -352,22 +377,19 @@ class AuditionState:
     def _compute_legal(self) -> list[int]:
         ph = self.phase
         n = self.config.num_players
+        taken, size, kinds = self.slot_taken, self.slot_size, self.slot_kinds
         if ph in (PH_TURN, PH_FINAL):
-            acts = [s for s in range(n) if not self.slot_taken[s] and self.slot_size[s] > 0]
+            acts = [s for s in range(n) if not taken[s] and size[s] > 0]
             if ph == PH_FINAL:
                 acts.append(PASS)
-            elif self.deck and any(
-                not self.slot_taken[s] and self.slot_size[s] < self.slot_capacity(s)
-                for s in range(n)
-            ):
-                acts.append(DRAW)
+            elif self.deck:
+                for s in range(n):  # some untaken slot has room: DRAW
+                    if not taken[s] and size[s] < _CAPACITY[kinds[s]]:
+                        acts.append(DRAW)
+                        break
             return acts
         if ph == PH_PLACE:
-            return [
-                PLACE_0 + s
-                for s in range(n)
-                if not self.slot_taken[s] and self.slot_size[s] < self.slot_capacity(s)
-            ]
+            return [PLACE_0 + s for s in range(n) if not taken[s] and size[s] < _CAPACITY[kinds[s]]]
         if ph == PH_TAKE_NOW:
             return [TAKE_0 + self.pending_slot, PASS]
         if ph in (PH_PASS_LEFT, PH_DISCARD_ONE, PH_DISCARD_OWN):
@@ -385,11 +407,12 @@ class AuditionState:
         Raises :class:`IllegalActionError` (and changes nothing) if it is not legal.
         """
         legal = self._legal_list()
-        if (
-            isinstance(action, bool | np.bool_)
-            or not isinstance(action, int | np.integer)
-            or action not in legal
+        if type(action) is not int and (
+            isinstance(action, _BOOLS) or not isinstance(action, _INTS)
         ):
+            legal = ()  # not an int: never legal
+        if action not in legal:
+            legal = self._legal_list()
             name = (
                 action_name(int(action)) if isinstance(action, int | np.integer) else "not an int"
             )
@@ -417,6 +440,8 @@ class AuditionState:
             self.slots[s, self.drawn] += 1
             self.slot_size[s] += 1
             self.public_unseen[self.drawn] -= 1
+            self.slot_ver[s] += 1
+            self.pile_ver += 1
             self.drawn = 0
             if self.slot_kinds[s] == K_TAKE_NOW:
                 self.phase = PH_TAKE_NOW
@@ -437,6 +462,8 @@ class AuditionState:
             self.collections[left, v] += 1
             self._rescore(self.current)
             self._rescore(left)
+            self.coll_ver[self.current] += 1
+            self.coll_ver[left] += 1
             self.choice.fill(0)
             self._end_action()
         elif ph in (PH_DISCARD_ONE, PH_DISCARD_OWN):
@@ -445,6 +472,8 @@ class AuditionState:
                 self.collections[self.current, v] -= 1
                 self.discard[v] += 1
                 self._rescore(self.current)
+                self.coll_ver[self.current] += 1
+                self.pile_ver += 1
             self.choice.fill(0)
             self._end_action()
 
@@ -463,6 +492,8 @@ class AuditionState:
         self.slots[s].fill(0)
         self.slot_size[s] = 0
         self.slot_taken[s] = True
+        self.slot_ver[s] += 1
+        self.coll_ver[p] += 1
         self.taken[p] = True
         self.last_taker = p
         if kind == K_PASS_LEFT:
@@ -482,6 +513,7 @@ class AuditionState:
             self.collections[p, card] += 1
             self.public_unseen[card] -= 1
             self._rescore(p)
+            self.pile_ver += 1
             if not self.deck:
                 self._mark_deck_empty()
         self._end_action()
@@ -526,6 +558,7 @@ class AuditionState:
         self.slots.fill(0)
         self.slot_size = [0] * n
         self.slot_taken = [False] * n
+        self.slot_ver = [v + 1 for v in self.slot_ver]
         self.taken = [False] * n
         self.current = self.last_taker
         self.phase = PH_TURN
@@ -588,9 +621,15 @@ _LIST_FIELDS = (
     "final_queue",
     "points",
     "quartet_counts",
+    "slot_ver",
+    "coll_ver",
 )
 _ARRAY_FIELDS = ("slots", "collections", "discard", "choice", "public_unseen")
 
+
+#: read-only legal masks by legal-action tuple (``legal_mask`` hands out copies); bounded
+_MASKS: dict[tuple[int, ...], np.ndarray] = {}
+_MAX_MASKS = 8192
 
 # ----------------------------------------------------------------------------- setup
 

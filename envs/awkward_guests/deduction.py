@@ -75,23 +75,32 @@ motive not refuted (i)       (18,)             testimony / evidence that refutes
 testified (ii)               (6, 18)           testimony
 weapon possible (6)          (20,)             sign_absent / weapon_unused
 route ``R[s, w]`` (7)        (4 start, 20)     passage_unused
-locations ``F[M, A, l]``     (6, 6, 9) bitsets seen_before / seen_at_murder / guest_count /
+locations ``F[M, A, l]``     (6, 6, 9) sets    seen_before / seen_at_murder / guest_count /
                              of 4⁶ starts      claim
 conspiracy (iii)             (6, 6)            claim / alone / apart
 ===========================  ================  =============================================
 
 ``F[M, A, l]`` is, for murderer ``M``, accomplice ``A`` (``A == M`` encodes "no accomplice")
 and accomplice location ``l`` (one of the 9 rooms other than the study), the set of the
-4⁶ = 4,096 start-room assignments under which every location fact holds, packed as a bitset of
-64 uint64 words. The start-room tables (who is where, head counts per room) are precomputed
-once per board. The joint location/route factor over ``(M, A, w)`` is
-"some start room ``s`` of ``M`` with ``F[M, A, ·]`` non-empty on ``start[M] = s`` and
-``R[s, w]``". The factors are combined by broadcasting on a (μ, α or none, w) grid and one
-gather into the fixed enumeration; :meth:`Deduction.count` multiplies the per-(M, A) factor
-counts instead and builds no mask.
+4⁶ = 4,096 start-room assignments under which every location fact holds. It is kept factored,
+``F[M, A, l] = H[M, A, class(l)] & gate[M, A, l]``: the gate (bool) holds what only depends on
+where the accomplice is, and ``class(l)`` (the alibi room ``l`` is, or "none") is all a head
+count needs to know of ``l``. Until the first head count every location fact restricts each
+suspect's start room on its own, so ``H[M, A]`` is a product set, kept as one allowed-room mask
+per suspect (``box``, (6, 6, 6) bytes); the first head count expands it into bitsets of 64
+uint64 words (``H``: (6, 6, 5, 64)). Without an accomplice only ``F[M, M, 0]`` exists ((6, 64)
+words). The start-room tables (who is where, head counts per room) are precomputed once per
+board. The joint location/route factor over ``(M, A, w)`` is "some start room ``s`` of ``M``
+with ``F[M, A, ·]`` non-empty on ``start[M] = s`` and ``R[s, w]``". The factors are combined by
+one gather into the fixed enumeration; :meth:`Deduction.count` multiplies the per-(M, A) factor
+counts instead and builds no mask. What a fact does to the location state does not depend on the
+state, so it is computed once per fact content (bounded caches), as are the motive, (μ, α) pair
+and conspiracy factors per content of what they depend on; clones share every array that is
+only ever replaced, and :meth:`Deduction.merged` combines two states (the generator's "all
+facts but one" states).
 
 Cost (measured on the 2-core development machine): adding one card and counting
-≈ 0.1 ms; ``solve`` of a 70-card deck (~120 facts) a few ms; a fresh ``Deduction`` ≈ 15 µs.
+≈ 0.05 ms; ``solve`` of a 70-card deck (~120 facts) a few ms; a fresh ``Deduction`` ≈ 6 µs.
 """
 
 from __future__ import annotations
@@ -160,8 +169,15 @@ class _Tables:
     own: np.ndarray  # (S, NM) int64: 1 where the suspect owns the motive
     weapon_room: tuple[str, ...]
     weapon_signs: tuple[tuple[str, str], ...]
-    f_init: np.ndarray  # (S, S, NL, words)
-    f_init_solo: np.ndarray  # the same without accomplice configurations
+    gate_init: np.ndarray  # (S, S, NL): the valid (M, A, l) configurations
+    NC: int  # location classes: the NA alibi rooms, then "not an alibi room"
+    room_all: int  # the room-set mask of every alibi room ((1 << NA) - 1)
+    digit_bits: np.ndarray  # (S, 2**NA, words): assignments with start[t] in room set m
+    mask_rooms: np.ndarray  # (2**NA, NA) bool: the rooms of a room-set mask
+    box_init: np.ndarray  # (S, S, S) uint8: every start room allowed
+    loc_class: np.ndarray  # (NL,) class of each accomplice location
+    class_onehot: np.ndarray  # (NL, NC) uint8
+    f_init_solo: np.ndarray  # (S, words): only the configurations M == A, l == 0 (no accomplice)
     # candidate enumeration (full, accomplice possible); the first n0 have no accomplice
     n0: int
     c_mu: np.ndarray
@@ -176,16 +192,22 @@ class _Tables:
     g_a: np.ndarray  # (NM, NM+1) accomplice (== murderer for alpha == NM)
     g_valid: np.ndarray  # (NM, NM+1) the pair is a candidate (alpha == NM or another owner)
     flat: np.ndarray  # (n,) position of each candidate in the flattened grid
+    c_pair: np.ndarray  # (n,) position of each candidate's (μ, α) in the flattened pair grid
+    c_jidx: np.ndarray  # (n,) position of each candidate's (M, A, w) in the flattened J
     # broadcasting grids over (M, A, accomplice location)
     mi: np.ndarray  # (S, 1, 1)
     ai: np.ndarray  # (1, S, 1)
     li: np.ndarray  # (1, 1, NL)
     has_a: np.ndarray  # (S, S, 1): A != M
-    excl_words: np.ndarray  # (S, S, S, 1): all ones where t == M or t == A
     zero_words: np.ndarray  # (words,)
 
 
 _TABLES: dict[Board, _Tables] = {}
+
+
+def _readonly(a: np.ndarray) -> np.ndarray:
+    a.flags.writeable = False
+    return a
 
 
 def _tables(board: Board) -> _Tables:
@@ -228,7 +250,6 @@ def _build_tables(board: Board) -> _Tables:
     ai = np.arange(S)[None, :, None]
     li = np.arange(NL)[None, None, :]
     valid_cfg = (mi != ai) | (li == 0)  # (S, S, NL)
-    f_init = np.where(valid_cfg[..., None], all_bits, np.uint64(0)).astype(np.uint64)
 
     c_mu, c_w, c_al = [], [], []
     for mu in range(NM):
@@ -281,8 +302,35 @@ def _build_tables(board: Board) -> _Tables:
         own=(motive_owner[None, :] == np.arange(S)[:, None]).astype(np.int64),
         weapon_room=tuple(w.room for w in board.weapons),
         weapon_signs=tuple(w.signs for w in board.weapons),
-        f_init=f_init,
-        f_init_solo=np.where((mi == ai)[..., None], f_init, np.uint64(0)).astype(np.uint64),
+        gate_init=_readonly(valid_cfg.copy()),
+        NC=NA + 1,
+        room_all=(1 << NA) - 1,
+        digit_bits=_readonly(
+            np.stack(
+                [
+                    np.bitwise_or.reduce(
+                        np.where(
+                            ((np.arange(1 << NA)[:, None] >> np.arange(NA)[None, :]) & 1)[
+                                :, :, None
+                            ].astype(bool),
+                            bstart[t][None, :, :],
+                            np.uint64(0),
+                        ),
+                        axis=1,
+                    )
+                    for t in range(S)
+                ]
+            )
+        ),
+        mask_rooms=_readonly(((np.arange(1 << NA)[:, None] >> np.arange(NA)[None, :]) & 1) == 1),
+        box_init=_readonly(np.full((S, S, S), (1 << NA) - 1, dtype=np.uint8)),
+        loc_class=_readonly(np.where(loc_alibi >= 0, loc_alibi, NA)),
+        class_onehot=_readonly(
+            (np.where(loc_alibi >= 0, loc_alibi, NA)[:, None] == np.arange(NA + 1)[None, :]).astype(
+                np.uint8
+            )
+        ),
+        f_init_solo=_readonly(np.broadcast_to(all_bits, (S, words)).copy()),
         n0=n0,
         c_mu=c_mu_a,
         c_w=c_w_a,
@@ -295,14 +343,12 @@ def _build_tables(board: Board) -> _Tables:
         g_a=np.where(np.arange(NM + 1)[None, :] == NM, motive_owner[:, None], owner_ext[None, :]),
         g_valid=(np.arange(NM + 1)[None, :] == NM) | (owner_ext[None, :] != motive_owner[:, None]),
         flat=(c_mu_a * (NM + 1) + c_al_a) * NW + c_w_a,
+        c_pair=c_mu_a * (NM + 1) + c_al_a,
+        c_jidx=(c_m * S + c_a) * NW + c_w_a,
         mi=mi,
         ai=ai,
         li=li,
         has_a=mi != ai,
-        excl_words=_words(
-            (np.arange(S)[None, None, :] == np.arange(S)[:, None, None])
-            | (np.arange(S)[None, None, :] == np.arange(S)[None, :, None])
-        ),
         zero_words=np.zeros(words, dtype=np.uint64),
     )
 
@@ -417,6 +463,148 @@ def count_consistent(
     return d.count()
 
 
+# -- location facts: what they AND into the location state ---------------------------------
+#
+# Until the first head count (``guest_count``) every location fact restricts each suspect's
+# start room on its own, so for every (M, A) the allowed start assignments are a product set:
+# one allowed-room mask per suspect, ``box[M, A, t]`` (a bitmask over the NA alibi rooms). The
+# bitset ``H[M, A]`` is that product set; a head count needs the bitsets, so the first one
+# expands the box into ``H`` (``_box_bits``) and the state continues on bitsets.
+
+_ROW_TYPES = frozenset({"seen_at_murder", "guest_count", "claim"})
+#: rows by (board, kind, semantic key): a fact's row does not depend on the state, and the
+#: generator adds the same few location facts to many states. Bounded; read-only.
+_ROWS: dict[tuple, object] = {}
+_ROWS_MAX = 256
+
+
+def _cached_row(key: tuple, make) -> object:
+    row = _ROWS.get(key)
+    if row is None:
+        row = make()
+        if len(_ROWS) >= _ROWS_MAX:
+            _ROWS.clear()
+        _ROWS[key] = row
+    return row
+
+
+def _box_row(t: _Tables, f: dict) -> tuple[np.ndarray, np.ndarray]:
+    """``(brow, gate)`` of a ``seen_at_murder`` / ``claim`` fact: ``brow`` (S, S, S) uint8
+    ANDs into ``box``, ``gate`` (S, S, NL) bool into the gate (read-only, cached)."""
+
+    def make() -> tuple[np.ndarray, np.ndarray]:
+        brow, gate = (_claim_box if f["type"] == "claim" else _seen_at_murder_box)(t, f)
+        brow.flags.writeable = False
+        gate.flags.writeable = False
+        return brow, gate
+
+    return _cached_row((t, "box", semantic_key(f)), make)
+
+
+def _bits_row(t: _Tables, f: dict) -> tuple[np.ndarray, np.ndarray | None]:
+    """``(h, gate)`` of a location fact for a state on bitsets: ``h`` ANDs into ``H``
+    (``(S, S, 1, words)``, or ``(S, S, NC, words)`` for a head count), ``gate`` (or None) into
+    the gate. Together: ``F[M, A, l] &= h[M, A, class(l)] & gate[M, A, l]``."""
+
+    def make() -> tuple[np.ndarray, np.ndarray | None]:
+        if f["type"] == "guest_count":
+            h, gate = _guest_count_row(t, f)
+        else:
+            brow, gate = _box_row(t, f)
+            h = _box_bits(t, brow)[:, :, None, :]
+        h.flags.writeable = False
+        return h, gate
+
+    return _cached_row((t, "bits", semantic_key(f)), make)
+
+
+def _solo_row(t: _Tables, f: dict) -> np.ndarray:
+    """The (S, words) row of a location fact for the configurations ``M == A, l == 0`` (no
+    accomplice possible)."""
+
+    def make() -> np.ndarray:
+        ar = np.arange(t.S)
+        if f["type"] == "guest_count":
+            h, _ = _bits_row(t, f)
+            r = np.ascontiguousarray(h[ar, ar, int(t.loc_class[0])])
+        else:
+            brow, gate = _box_row(t, f)
+            r = _box_bits(t, brow[ar, ar][:, None, :])[:, 0, :]
+            r = np.where(gate[ar, ar, 0][:, None], r, np.uint64(0))
+        r.flags.writeable = False
+        return r
+
+    return _cached_row((t, "solo", semantic_key(f)), make)
+
+
+def _box_bits(t: _Tables, box: np.ndarray) -> np.ndarray:
+    """The bitsets (X, Y, words) of the product sets ``box`` (X, Y, S) of allowed rooms."""
+    return np.bitwise_and.reduce(t.digit_bits[np.arange(t.S), box], axis=2)
+
+
+def _seen_at_murder_box(t: _Tables, f: dict) -> tuple[np.ndarray, np.ndarray]:
+    s = t.suspect_idx[f["suspect"]]
+    lr = t.loc_idx[f["room"]]
+    ra = t.alibi_idx.get(f["room"], -1)
+    mi, ai, li, has_a = t.mi, t.ai, t.li, t.has_a
+    is_a = (has_a & (ai == s))[:, :, 0]  # (S, S)
+    # innocent s: start room == room (none if the room is no alibi room); murderer: never;
+    # accomplice: location == room (the gate)
+    brow = t.box_init.copy()
+    brow[:, :, s] = np.where(is_a, t.room_all, np.where(mi[:, :, 0] != s, _room_bit(ra), 0))
+    return brow, ~is_a[:, :, None] | (li == lr)
+
+
+def _claim_box(t: _Tables, f: dict) -> tuple[np.ndarray, np.ndarray]:
+    s = t.suspect_idx[f["suspect"]]
+    ra = t.alibi_idx[f["room"]]
+    in_w = np.zeros(t.S, dtype=bool)
+    for x in f["with"]:
+        in_w[t.suspect_idx[x]] = True
+    there = in_w.copy()
+    there[s] = True  # the claimant and everyone named were in the room, nobody else
+    per_t = np.where(there, _room_bit(ra), t.room_all & ~_room_bit(ra)).astype(np.uint8)
+    mi, ai, li, has_a = t.mi, t.ai, t.li, t.has_a
+    culprit = (mi == s) | (has_a & (ai == s))  # (S, S, 1): the claim is not trusted
+    ti = np.arange(t.S)[None, None, :]
+    free = culprit | (ti == mi) | (ti == ai)  # (S, S, S): no constraint on t
+    brow = np.where(free, np.uint8(t.room_all), per_t[None, None, :]).astype(np.uint8)
+    ok = ~in_w[mi] & (~has_a | (in_w[ai] == (t.loc_alibi[li] == ra)))  # (S, S, NL)
+    return brow, culprit | ok
+
+
+def _room_bit(ra: int) -> int:
+    return 1 << ra if ra >= 0 else 0
+
+
+def _guest_count_row(t: _Tables, f: dict) -> tuple[np.ndarray, None]:
+    ra = t.alibi_idx[f["room"]]
+    c = f["count"]
+    mi, ai, has_a = t.mi, t.ai, t.has_a
+    ki = np.arange(t.NC)[None, None, :]  # location classes (NA: not an alibi room)
+    a_here = has_a & (ki == ra)  # (S, S, NC)
+    need = c - t.hc[ai] * a_here
+    ok = (need >= 0) & (need <= t.kmax)
+    rows = t.cnt[mi, ai, ra, np.clip(need, 0, t.kmax)]  # (S, S, NC, words)
+    return rows & _words(ok), None
+
+
+#: conspiracy factors by (tables, claims, alone, apart) content (read-only)
+_CONSP: dict[tuple, np.ndarray] = {}
+#: motive factors by (tables, accomplice possible, refuted, testified) content (read-only)
+_MOTS: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+#: (μ, α) pair factors by (tables, refuted, testified, conspiracy) content (read-only, flat)
+_PAIRS: dict[tuple, np.ndarray] = {}
+
+#: an empty Deduction per (board, accomplice possible), copied by ``Deduction()``
+_PROTOTYPES: dict[tuple[Board, bool], Deduction] = {}
+
+#: derived caches of a Deduction (not pickled: recomputed on demand)
+_CACHES = ("_mask", "_cand_grid", "_count", "_j", "_mot", "_pair")
+#: the only arrays of a Deduction that are modified in place (``clone`` copies these)
+_MUTABLE_ARRAYS = ("_refuted", "_testified", "_weapon_ok")
+
+
 class Deduction:
     """Incremental deduction state: add facts, read the consistent candidates.
 
@@ -425,6 +613,14 @@ class Deduction:
     """
 
     def __init__(self, accomplice_possible: bool, board: Board = WALTON) -> None:
+        proto = _PROTOTYPES.get((board, bool(accomplice_possible)))
+        if proto is not None:  # a copy of the empty state (faster than building it)
+            self.__dict__.update(proto.clone().__dict__)
+            return
+        self._setup(accomplice_possible, board)
+        _PROTOTYPES[(board, self.accomplice_possible)] = self.clone()
+
+    def _setup(self, accomplice_possible: bool, board: Board) -> None:
         self.board = board
         self.accomplice_possible = bool(accomplice_possible)
         t = _tables(board)
@@ -438,7 +634,20 @@ class Deduction:
         self._claims: dict[str, set[tuple[str, tuple[str, ...]]]] = {}
         self._alone: set[str] = set()
         self._apart: set[frozenset[str]] = set()
-        self._f = (t.f_init if self.accomplice_possible else t.f_init_solo).copy()
+        # The location state, factored: F[M, A, l] = H[M, A, class(l)] & gate[M, A, l], gate
+        # (S, S, NL) bool; H is the product set ``box`` (S, S, S) of allowed rooms per suspect
+        # until the first head count (``_h`` None), then bitsets (1|S, 1|S, 1|NC, words) that
+        # grow by broadcasting (``_box`` None). Without an accomplice only F[M, M, 0] exists:
+        # ``_h`` is that (S, words) row from the start. Never modified in place
+        # (``self._h = self._h & row``), so clones share them.
+        if self.accomplice_possible:
+            self._box = t.box_init
+            self._h = None
+            self._gate = t.gate_init
+        else:
+            self._box = None
+            self._h = t.f_init_solo
+            self._gate = None
         self._weapon_ok = np.ones(t.NW, dtype=bool)
         self._route = _route_table(board, frozenset())
         self._route_dirty = False
@@ -450,22 +659,30 @@ class Deduction:
         self._cand_grid: np.ndarray | None = None
         self._count: int | None = None
         self._j: np.ndarray | None = None
+        self._mot: tuple[np.ndarray, np.ndarray] | None = None
+        self._pair: np.ndarray | None = None
 
     # -- copying / pickling ----------------------------------------------------------------
     def __getstate__(self) -> dict:
         state = self.__dict__.copy()
         del state["_t"]
-        # the location bitsets are ~166 KB of very regular words: store them compressed
-        state["_f"] = zlib.compress(self._f.tobytes(), 1)
-        for k in ("_mask", "_cand_grid", "_count", "_j"):  # caches: recomputed on demand
+        # the location bitsets (up to ~92 KB of very regular words): store them compressed
+        if self._h is not None:
+            state["_h"] = (self._h.shape, zlib.compress(self._h.tobytes(), 1))
+        for k in _CACHES:  # recomputed on demand
             state[k] = None
         return state
 
     def __setstate__(self, state: dict) -> None:
         state = dict(state)
         t = _tables(state["board"])
-        f = np.frombuffer(zlib.decompress(state["_f"]), dtype=np.uint64)
-        state["_f"] = f.reshape(t.f_init.shape).copy()
+        if state["_h"] is not None:
+            shape, data = state["_h"]
+            h = np.frombuffer(zlib.decompress(data), dtype=np.uint64).reshape(shape).copy()
+            h.flags.writeable = False
+            state["_h"] = h
+        for k in _CACHES:
+            state.setdefault(k, None)
         self.__dict__.update(state)
         self._t = t
 
@@ -476,16 +693,54 @@ class Deduction:
         return self.clone()
 
     def clone(self) -> Deduction:
-        """An independent copy."""
+        """An independent copy (arrays that are only ever replaced, never modified in place —
+        the location bitsets, the route table, the derived caches — are shared)."""
         new = Deduction.__new__(Deduction)
         d = self.__dict__.copy()
+        for k in _MUTABLE_ARRAYS:
+            d[k] = d[k].copy()
         for k, v in d.items():
-            if isinstance(v, np.ndarray):
-                d[k] = v.copy()
-            elif isinstance(v, set):
+            if isinstance(v, set):
                 d[k] = set(v)
         d["_claims"] = {s: set(c) for s, c in self._claims.items()}
         new.__dict__.update(d)
+        return new
+
+    def merged(self, other: Deduction) -> Deduction:
+        """A new state holding the facts of both (the same as adding ``other``'s facts to a
+        copy of this one: every part of the state is a union / AND over the facts)."""
+        if other.board is not self.board or other.accomplice_possible != self.accomplice_possible:
+            raise ValueError("merged: the states differ in board or accomplice_possible")
+        t = self._t
+        new = self.clone()
+        new._keys |= other._keys
+        new._refuted |= other._refuted
+        new._testified |= other._testified
+        new._weapon_ok &= other._weapon_ok
+        new._absent_signs |= other._absent_signs
+        new._unused_weapons |= other._unused_weapons
+        if not other._unused_passages <= new._unused_passages:
+            new._unused_passages |= other._unused_passages
+            new._route_dirty = True
+        for who, claims in other._claims.items():
+            new._claims.setdefault(who, set()).update(claims)
+        new._alone |= other._alone
+        new._apart |= other._apart
+        new._consp_dirty = True
+        if not self.accomplice_possible:
+            new._h = self._h & other._h
+        else:
+            if self._box is not None and other._box is not None:
+                new._box = self._box & other._box
+            else:
+                mine = self._h if self._box is None else _box_bits(t, self._box)[:, :, None, :]
+                theirs = other._h if other._box is None else _box_bits(t, other._box)[:, :, None, :]
+                new._box = None
+                new._h = mine & theirs
+            new._gate = self._gate & other._gate
+        new._loc_dirty = True
+        for k in _CACHES:
+            setattr(new, k, None)
         return new
 
     # -- adding facts ------------------------------------------------------------------------
@@ -506,40 +761,71 @@ class Deduction:
     def _add(self, f: dict) -> None:
         t = self._t
         typ = f["type"]
+        # which derived caches the fact invalidates: the joint location/route/weapon factor
+        # (``_j``), the motive factors (``_mot``) and the conspiracy factor (``_consp``); the
+        # (μ, α) pair factor ``_pair`` depends on both of the last two
         if typ == "sign_absent":
             self._absent_signs.add(f["sign"])
             for i, signs in enumerate(t.weapon_signs):
                 if f["sign"] in signs:
                     self._weapon_ok[i] = False
+            self._j = None
         elif typ == "weapon_unused":
             self._unused_weapons.add(f["weapon"])
             self._weapon_ok[t.weapon_idx[f["weapon"]]] = False
+            self._j = None
         elif typ == "passage_unused":
             self._unused_passages.add((f["from"], f["to"]))
             self._route_dirty = True
+            self._j = None
         elif typ in ("testimony", "evidence"):
             mu = t.motive_idx[f["motive"]]
             if f["verdict"] == "refutes":
                 self._refuted[mu] = True
             if typ == "testimony":
                 self._testified[t.suspect_idx[f["speaker"]], mu] = True
+            self._mot = None
+            self._pair = None
         elif typ == "seen_before":
-            self._f &= t.bstart[t.suspect_idx[f["suspect"]], t.alibi_idx[f["room"]]]
+            si, ra = t.suspect_idx[f["suspect"]], t.alibi_idx[f["room"]]
+            if self._box is not None:
+                box = self._box.copy()
+                box[:, :, si] &= np.uint8(1 << ra)
+                box.flags.writeable = False
+                self._box = box
+            else:
+                self._h = self._h & t.bstart[si, ra]
             self._loc_dirty = True
-        elif typ == "seen_at_murder":
-            self._add_seen_at_murder(f)
-        elif typ == "guest_count":
-            self._add_guest_count(f)
-        elif typ == "claim":
-            self._add_claim(f)
-            self._claims.setdefault(f["suspect"], set()).add((f["room"], tuple(f["with"])))
-            self._consp_dirty = True
+            self._j = None
+        elif typ in _ROW_TYPES:
+            if not self.accomplice_possible:
+                self._h = self._h & _solo_row(t, f)
+            elif self._box is not None and typ != "guest_count":
+                brow, gate = _box_row(t, f)
+                self._box = self._box & brow
+                self._gate = self._gate & gate
+            else:
+                if self._box is not None:  # a head count: continue on bitsets
+                    self._h = _box_bits(t, self._box)[:, :, None, :]
+                    self._box = None
+                h, gate = _bits_row(t, f)
+                self._h = self._h & h
+                if gate is not None:
+                    self._gate = self._gate & gate
+            self._loc_dirty = True
+            self._j = None
+            if typ == "claim":
+                self._claims.setdefault(f["suspect"], set()).add((f["room"], tuple(f["with"])))
+                self._consp_dirty = True
+                self._pair = None
         elif typ == "alone":
             self._alone.add(f["suspect"])
             self._consp_dirty = True
+            self._pair = None
         elif typ == "apart":
             self._apart.add(frozenset(f["suspects"]))
             self._consp_dirty = True
+            self._pair = None
         elif typ == "together":
             pass  # no inference (may mislead)
         else:  # pragma: no cover - validate_fact rejects unknown types
@@ -547,53 +833,6 @@ class Deduction:
         self._mask = None
         self._cand_grid = None
         self._count = None
-        self._j = None
-
-    def _grid(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        t = self._t
-        return t.mi, t.ai, t.li, t.has_a
-
-    def _add_seen_at_murder(self, f: dict) -> None:
-        t = self._t
-        s = t.suspect_idx[f["suspect"]]
-        lr = t.loc_idx[f["room"]]
-        ra = t.alibi_idx.get(f["room"], -1)
-        mi, ai, li, has_a = self._grid()
-        base = t.bstart[s, ra] if ra >= 0 else t.zero_words
-        is_a = has_a & (ai == s)  # (S, S, 1)
-        # innocent s: start room == room; murderer: never; accomplice: location == room
-        row = (base & _words(~is_a & (mi != s))) | _words(is_a & (li == lr))
-        self._f &= row
-        self._loc_dirty = True
-
-    def _add_guest_count(self, f: dict) -> None:
-        t = self._t
-        ra = t.alibi_idx[f["room"]]
-        c = f["count"]
-        mi, ai, li, has_a = self._grid()
-        a_here = has_a & (t.loc_alibi[li] == ra)  # (S, S, NL)
-        need = c - t.hc[ai] * a_here
-        ok = (need >= 0) & (need <= t.kmax)
-        rows = t.cnt[mi, ai, ra, np.clip(need, 0, t.kmax)]  # (S, S, NL, words)
-        self._f &= rows & _words(ok)
-        self._loc_dirty = True
-
-    def _add_claim(self, f: dict) -> None:
-        t = self._t
-        s = t.suspect_idx[f["suspect"]]
-        ra = t.alibi_idx[f["room"]]
-        in_w = np.zeros(t.S, dtype=bool)
-        for x in f["with"]:
-            in_w[t.suspect_idx[x]] = True
-        b = t.bstart[:, ra]  # (S, words): start[t] == room
-        x = b ^ _words(~in_w)  # t in `with`: there; otherwise: not there
-        x[s] = b[s]
-        p = np.bitwise_and.reduce(x | t.excl_words, axis=2)  # (M, A, words): AND over t != M, A
-        mi, ai, li, has_a = self._grid()
-        culprit = (mi == s) | (has_a & (ai == s))  # (S, S, 1): the claim is not trusted
-        ok = ~in_w[mi] & (~has_a | (in_w[ai] == (t.loc_alibi[li] == ra)))  # (S, S, NL)
-        self._f &= (p[:, :, None, :] & _words(ok)) | _words(culprit)
-        self._loc_dirty = True
 
     # -- derived factors ---------------------------------------------------------------------
     def _update_route(self) -> None:
@@ -601,10 +840,31 @@ class Deduction:
         self._route_dirty = False
 
     def _update_consp(self) -> None:
+        """consp[M, A] (condition iii; ``A == M``: no accomplice, always True), from the
+        claims, ``alone`` and ``apart`` facts (plain Python: a 6 × 6 table)."""
+        t = self._t
+        key = (
+            t,
+            frozenset((s, frozenset(c)) for s, c in self._claims.items()),
+            frozenset(self._alone),
+            frozenset(self._apart),
+        )
+        consp = _CONSP.get(key)
+        if consp is None:
+            consp = self._conspiracy()
+            consp.flags.writeable = False
+            if len(_CONSP) >= 4096:
+                _CONSP.clear()
+            _CONSP[key] = consp
+        self._consp = consp
+        self._consp_dirty = False
+
+    def _conspiracy(self) -> np.ndarray:
         t = self._t
         idx = t.suspect_idx
-        partner = np.full(t.S, -1, dtype=np.int64)  # -1: no claim, -2: not one single partner
-        room = np.full(t.S, -1, dtype=np.int64)  # -1: no claim, -2: several rooms
+        S = t.S
+        partner = [-1] * S  # -1: no claim, -2: not one single partner
+        room = [-1] * S  # -1: no claim, -2: several rooms
         for s, claims in self._claims.items():
             i = idx[s]
             withs = {w for _, w in claims}
@@ -612,36 +872,62 @@ class Deduction:
             only = next(iter(withs)) if len(withs) == 1 else ()
             partner[i] = idx[only[0]] if len(only) == 1 else -2
             room[i] = t.alibi_idx[next(iter(rooms))] if len(rooms) == 1 else -2
-        alone = np.zeros(t.S, dtype=bool)
+        alone = [False] * S
         for s in self._alone:
             alone[idx[s]] = True
-        apart = np.zeros((t.S, t.S), dtype=bool)
+        apart = set()
         for pr in self._apart:
             i, j = (idx[x] for x in pr)
-            apart[i, j] = apart[j, i] = True
-        m = np.arange(t.S)[:, None]
-        a = np.arange(t.S)[None, :]
-        pm, pa = partner[:, None], partner[None, :]
-        rm, ra = room[:, None], room[None, :]
-        consp = (
-            ((pm == -1) | (pm == a))
-            & ((pa == -1) | (pa == m))
-            & (rm != -2)
-            & (ra != -2)
-            & ((rm == -1) | (ra == -1) | (rm == ra))
-            & ~alone[:, None]
-            & ~alone[None, :]
-            & ~apart
-        )
-        consp[m == a] = True
-        self._consp = consp
-        self._consp_dirty = False
+            apart.add((i, j))
+            apart.add((j, i))
+        rows = []
+        for m in range(S):
+            pm, rm = partner[m], room[m]
+            ok_m = rm != -2 and not alone[m]
+            row = []
+            for a in range(S):
+                if m == a:
+                    row.append(True)
+                    continue
+                pa, ra = partner[a], room[a]
+                row.append(
+                    ok_m
+                    and (pm == -1 or pm == a)
+                    and (pa == -1 or pa == m)
+                    and ra != -2
+                    and (rm == -1 or ra == -1 or rm == ra)
+                    and not alone[a]
+                    and (m, a) not in apart
+                )
+            rows.append(row)
+        return np.array(rows, dtype=bool)
 
     def _update_loc(self) -> None:
         t = self._t
-        g = np.bitwise_or.reduce(self._f, axis=2)  # (S, S, words)
-        both = g[:, :, None, :] & t.bstart[:, None, :, :]  # (S, S, NA, words)
-        self._loc = both.any(axis=-1)
+        if self._box is not None:
+            # H[M, A] is a product set: it meets start[M] == s iff no suspect's room set is
+            # empty and s is in M's
+            box = self._box
+            alive = (box != 0).all(axis=2) & self._gate.any(axis=2)  # (S, S)
+            own = box[t.mi[:, :, 0], t.ai[:, :, 0], t.mi[:, :, 0]]  # box[M, A, M]
+            self._loc = alive[:, :, None] & t.mask_rooms[own]
+        elif self.accomplice_possible:
+            # g[M, A] = OR_l F[M, A, l] = OR over classes c of H[M, A, c] where some l of
+            # class c passes the gate
+            h = self._h
+            if h.shape[2] == 1:
+                g = h[:, :, 0, :] & _words(self._gate.any(axis=2))  # (S, S, words)
+            else:
+                open_c = (self._gate.view(np.uint8) @ t.class_onehot) != 0  # (S, S, NC)
+                g = np.bitwise_or.reduce(h & _words(open_c), axis=2)
+            both = g[:, :, None, :] & t.bstart[:, None, :, :]  # (S, S, NA, words)
+            self._loc = np.bitwise_or.reduce(both, axis=-1) != 0
+        else:  # only M == A (l == 0) can hold: F is (S, words)
+            both = self._h[:, None, :] & t.bstart  # (S, NA, words)
+            loc = np.zeros((t.S, t.S, t.NA), dtype=bool)
+            ar = np.arange(t.S)
+            loc[ar, ar] = np.bitwise_or.reduce(both, axis=-1) != 0
+            self._loc = loc
         self._loc_dirty = False
 
     def _joint(self) -> np.ndarray:
@@ -652,20 +938,52 @@ class Deduction:
                 self._update_route()
             if self._loc_dirty:
                 self._update_loc()
-            j = (self._loc.astype(np.uint8) @ self._route.astype(np.uint8)).astype(bool)
+            # bool arrays viewed as 0/1 bytes: at most NA (4) ones per sum, no overflow
+            j = (self._loc.view(np.uint8) @ self._route.view(np.uint8)) != 0
             j &= self._weapon_ok
             self._j = j
         return self._j
 
-    def candidate_mask(self) -> np.ndarray:
-        """Bool mask over the candidate enumeration (360 or 5,760; see the module docs)."""
-        if self._mask is None:
+    def _motives(self) -> tuple[np.ndarray, np.ndarray]:
+        """Motive factors (cached until a testimony / evidence is added): ``(okm, nmn)`` —
+        okm (S, NM) the murderer's motives not refuted; nmn (S, S) the number of (μ, α)
+        choices per (M, A) (with an accomplice possible; ``A == M``: #μ of M) or, without,
+        #μ per M on the diagonal's place (S,)."""
+        if self._mot is None:
             t = self._t
-            j = self._joint()
-            ok = ~self._refuted
+            key = (t, self.accomplice_possible, self._refuted.tobytes(), self._testified.tobytes())
+            mot = _MOTS.get(key)
+            if mot is not None:
+                self._mot = mot
+                return mot
+            okm = t.own * ~self._refuted[:-1]  # (S, NM): M's motives not refuted
             if self.accomplice_possible:
-                if self._consp_dirty:
-                    self._update_consp()
+                free = (~self._testified[:, :-1]).astype(np.int64)  # (S, NM)
+                nmu = okm @ free.T  # [M, A]: μ of M not refuted, not testified by A
+                nal = free @ okm.T  # [M, A]: α of A not refuted, not testified by M
+                np.fill_diagonal(nal, 1)
+                nmn = nmu * nal
+            else:
+                nmn = okm.sum(axis=1)
+            okm.flags.writeable = False
+            nmn.flags.writeable = False
+            self._mot = (okm, nmn)
+            if len(_MOTS) >= 1024:
+                _MOTS.clear()
+            _MOTS[key] = self._mot
+        return self._mot
+
+    def _pair_factor(self) -> np.ndarray:
+        """pair[μ, α] (NM, NM+1; α == NM: no accomplice) of the motive and conspiracy
+        conditions (accomplice possible only; cached until they change, and by content)."""
+        if self._pair is None:
+            t = self._t
+            if self._consp_dirty:
+                self._update_consp()
+            key = (t, self._refuted.tobytes(), self._testified.tobytes(), self._consp.tobytes())
+            pair = _PAIRS.get(key)
+            if pair is None:
+                ok = ~self._refuted
                 gm, ga = t.g_m, t.g_a
                 mus = np.arange(t.NM)[:, None]
                 als = np.arange(t.NM + 1)[None, :]
@@ -676,17 +994,42 @@ class Deduction:
                     & ~self._testified[ga, mus]
                     & ~self._testified[gm, als]
                     & t.g_valid
-                )  # (NM, NM+1)
-                grid = pair[:, :, None] & j[gm, ga]  # (NM, NM+1, NW)
-                mask = grid.reshape(-1)[t.flat]
+                ).reshape(-1)  # (NM * (NM+1),)
+                pair.flags.writeable = False
+                if len(_PAIRS) >= 2048:
+                    _PAIRS.clear()
+                _PAIRS[key] = pair
+            self._pair = pair
+        return self._pair
+
+    def candidate_mask(self) -> np.ndarray:
+        """Bool mask over the candidate enumeration (360 or 5,760; see the module docs)."""
+        if self._mask is None:
+            t = self._t
+            j = self._joint()
+            if self.accomplice_possible:
+                pair = self._pair_factor()
+                # == (pair[:, :, None] & j[g_m, g_a]).reshape(-1)[flat], gathered directly
+                mask = pair[t.c_pair] & j.reshape(-1)[t.c_jidx]
             else:
+                ok = ~self._refuted
                 own = t.motive_owner
                 grid = (ok[:-1, None] & j[own, own])[:, None, :]  # (NM, 1 = none, NW)
                 mask = grid.reshape(-1)
+                self._cand_grid = grid
             mask.flags.writeable = False
             self._mask = mask
-            self._cand_grid = grid
         return self._mask
+
+    def _grid_of_candidates(self) -> np.ndarray:
+        """The candidate mask on the (μ, α or none, w) grid."""
+        if self._cand_grid is None:
+            t = self._t
+            self.candidate_mask()
+            if self._cand_grid is None:  # accomplice possible: built on demand
+                pair = self._pair_factor().reshape(t.NM, t.NM + 1)
+                self._cand_grid = pair[:, :, None] & self._joint()[t.g_m, t.g_a]
+        return self._cand_grid
 
     def count(self) -> int:
         """Number of consistent candidates (factored: no mask is built).
@@ -698,19 +1041,14 @@ class Deduction:
             if self._mask is not None:
                 self._count = int(np.count_nonzero(self._mask))
                 return self._count
-            t = self._t
             nw = self._joint().sum(axis=2)  # (S, S)
-            okm = t.own * ~self._refuted[:-1]  # (S, NM): M's motives not refuted
+            _, nmn = self._motives()
             if self.accomplice_possible:
                 if self._consp_dirty:
                     self._update_consp()
-                free = (~self._testified[:, :-1]).astype(np.int64)  # (S, NM)
-                nmu = okm @ free.T  # [M, A]: μ of M not refuted, not testified by A
-                nal = free @ okm.T  # [M, A]: α of A not refuted, not testified by M
-                np.fill_diagonal(nal, 1)
-                self._count = int((nw * nmu * nal * self._consp).sum())
+                self._count = int((nw * nmn * self._consp).sum())
             else:
-                self._count = int((np.diagonal(nw) * okm.sum(axis=1)).sum())
+                self._count = int((np.diagonal(nw) * nmn).sum())
         return self._count
 
     # -- reading -----------------------------------------------------------------------------
@@ -731,7 +1069,7 @@ class Deduction:
         and ``accomplice_motives`` (19: the motives, then "none")."""
         t = self._t
         self.candidate_mask()
-        grid = self._cand_grid
+        grid = self._grid_of_candidates()
         mus = grid.any(axis=(1, 2))
         ws = grid.any(axis=(0, 1))
         if self.accomplice_possible:

@@ -62,6 +62,7 @@ timing — is the level table of :mod:`stats` (``parlour case stats``).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -418,9 +419,14 @@ class _Item:
     speakers: tuple[str, ...]
     informative: bool
 
-    @property
+    @functools.cached_property
     def type(self) -> str:
         return self.fact["type"]
+
+    @functools.cached_property
+    def key_tail(self) -> tuple:
+        """``fact_key`` of the fact without its type and speaker (the same for every teller)."""
+        return fact_key(self.fact)[2:]
 
     def told_by(self, speaker: str) -> dict:
         f = dict(self.fact)
@@ -578,6 +584,7 @@ def find_core(
     state.add_facts([usable[i].fact for i in seeded], validate=False)
     draft = list(seeded)
     count = state.count()
+    mask = None  # state.candidate_mask(), kept up to date through local facts
     for i in order:
         if count == 1:
             break
@@ -585,17 +592,23 @@ def find_core(
             continue
         fact = usable[i].fact
         if fact["type"] in LOCAL_TYPES:  # its exclusions multiply: test on the mask
-            if not (state.candidate_mask() & _exclusions(fact, acc_possible, board)).any():
+            if mask is None:
+                mask = state.candidate_mask()
+            excl = _exclusions(fact, acc_possible, board)
+            if not (mask & excl).any():
                 continue
             state.add_facts((fact,), validate=False)
+            mask = mask & ~excl  # == state.candidate_mask() (local exclusions multiply)
+            count = int(np.count_nonzero(mask))
         else:
             trial = state.clone()
             trial.add_facts((fact,), validate=False)
             if trial.count() >= count:
                 continue
             state = trial
+            mask = None
+            count = state.count()
         draft.append(i)
-        count = state.count()
     if count != 1:
         return None
     return _minimise(rng, [usable[i] for i in draft], acc_possible, recipe, board)
@@ -611,7 +624,8 @@ def _minimise(
     """Drop every fact the rest does not need, least preferred first (deletion filter).
 
     Local facts are tested with their exclusion masks (their effects multiply); the others
-    with the engine, keeping the decided facts in an incremental prefix state."""
+    with the engine: the facts decided to stay (an incremental prefix state) merged with the
+    states of the not yet tested ones (built once, from the back)."""
     n = len(draft)
     weights = np.array([recipe.weights[it.type] for it in draft])
     order = [int(i) for i in np.lexsort((rng.random(n), weights))]  # lightest first
@@ -623,10 +637,10 @@ def _minimise(
         hits += excl[i]
     untested = [i for i in order if i not in local]
     prefix = Deduction(acc_possible, board)  # the non-local facts decided to stay
-    full = prefix.clone()
-    full.add_facts([draft[i].fact for i in untested], validate=False)
-    mask_nl = full.candidate_mask()
+    suffix = _suffix_states(prefix, [draft[i].fact for i in untested])
+    mask_nl = suffix[0].candidate_mask()
     keep = [True] * n
+    tested = 0
     for i in order:
         if i in local:
             left = mask_nl & (hits - excl[i] == 0)
@@ -634,9 +648,8 @@ def _minimise(
                 keep[i] = False
                 hits -= excl[i]
         else:
-            untested.remove(i)
-            trial = prefix.clone()
-            trial.add_facts([draft[j].fact for j in untested], validate=False)
+            tested += 1  # i is untested[tested - 1]: the trial has the ones after it
+            trial = prefix.merged(suffix[tested])
             m = trial.candidate_mask()
             left = m & (hits == 0)
             if np.count_nonzero(left) == 1:
@@ -645,6 +658,27 @@ def _minimise(
             else:
                 prefix.add_facts((draft[i].fact,), validate=False)
     return Core([draft[i] for i in range(n) if keep[i]])
+
+
+def _suffix_states(empty: Deduction, facts: list[dict]) -> list[Deduction]:
+    """``out[k]``: ``empty`` plus ``facts[k:]`` (``out[len(facts)]`` is a copy of ``empty``)."""
+    out = [empty.clone()]
+    for f in reversed(facts):
+        d = out[-1].clone()
+        d.add_facts((f,), validate=False)
+        out.append(d)
+    out.reverse()
+    return out
+
+
+def _prefix_states(empty: Deduction, facts: list[dict]) -> list[Deduction]:
+    """``out[k]``: ``empty`` plus ``facts[:k]``."""
+    out = [empty.clone()]
+    for f in facts:
+        d = out[-1].clone()
+        d.add_facts((f,), validate=False)
+        out.append(d)
+    return out
 
 
 # -- the deck -------------------------------------------------------------------------------
@@ -695,7 +729,8 @@ def _copies(
 
 
 def _told_key(item: _Item, speaker: str) -> tuple:
-    return fact_key(item.told_by(speaker))
+    """``fact_key(item.told_by(speaker))``."""
+    return (item.type, speaker, *item.key_tail)
 
 
 @dataclass
@@ -765,42 +800,48 @@ class _Guard:
     masks; location/route facts through engine states: ``state`` holds all of them,
     ``without[c]`` all but the non-local core fact ``c``. Kept per core fact: the wrong
     candidates that only ``c`` rules out (``only[c]``, index arrays); ``c`` stays needed while
-    one of them survives the filler."""
+    one of them survives the filler (kept as one array ``only_all`` with the core fact of each
+    entry in ``only_of``)."""
 
     def __init__(self, core: list[_Item], acc_possible: bool, board: Board) -> None:
         self.acc_possible, self.board = acc_possible, board
         local = [it for it in core if it.type in LOCAL_TYPES]
         others = [it for it in core if it.type not in LOCAL_TYPES]
         self.excl = [_exclusions(it.fact, acc_possible, board) for it in local]
-        self.state = Deduction(acc_possible, board)
-        self.state.add_facts([it.fact for it in others], validate=False)
+        empty = Deduction(acc_possible, board)
+        facts = [it.fact for it in others]
+        prefix, suffix = _prefix_states(empty, facts), _suffix_states(empty, facts)
+        self.state = suffix[0]
         size = self.state.candidate_mask().size
         self.hits = np.zeros(size, dtype=np.int16)  # local facts excluding each candidate
         for e in self.excl:
             self.hits += e
-        self.without = []
-        for c in others:
-            d = Deduction(acc_possible, board)
-            d.add_facts([it.fact for it in others if it is not c], validate=False)
-            self.without.append(d)
+        # without[k]: every non-local core fact but the k-th
+        self.without = [prefix[k].merged(suffix[k + 1]) for k in range(len(others))]
         self._index()
 
     def _index(self) -> None:
         alive = self.state.candidate_mask()
         once = alive & (self.hits == 1)
-        self.only = [np.flatnonzero(once & e) for e in self.excl]
+        only = [np.flatnonzero(once & e) for e in self.excl]
         free = self.hits == 0
-        self.only += [np.flatnonzero(d.candidate_mask() & free & ~alive) for d in self.without]
+        only += [np.flatnonzero(d.candidate_mask() & free & ~alive) for d in self.without]
+        # all of them in one array, with the core fact each belongs to
+        self.only_all = np.concatenate(only) if only else np.zeros(0, dtype=np.intp)
+        self.only_of = np.repeat(np.arange(len(only)), [len(o) for o in only])
+        self.n_only = len(only)
 
     def admit(self, item: _Item) -> bool:
         """Add ``item`` to the deck's facts if every core fact stays needed."""
         if item.type in LOCAL_TYPES:
             e = _exclusions(item.fact, self.acc_possible, self.board)
-            left = [o[~e[o]] for o in self.only]
-            if any(len(o) == 0 for o in left):
-                return False
+            keep = ~e[self.only_all]  # the candidates that survive the new fact
+            of = self.only_of[keep]
+            if np.bincount(of, minlength=self.n_only).min(initial=1) == 0:
+                return False  # some core fact would lose every candidate only it rules out
             self.hits = self.hits + e
-            self.only = left
+            self.only_all = self.only_all[keep]
+            self.only_of = of
             return True
         free = self.hits == 0
         state = self.state.clone()
