@@ -154,12 +154,9 @@ class DeducerAgent:
         """Share of ``seat``'s known candidates that ``card`` would rule out (0: nothing new)."""
         if card.id in view.revealed:
             return 0.0
-        known = self._known_to(view, seat)
+        known = self._known_to(view, seat)  # (a card ``seat`` has seen is in it: teaches 0)
         if known is None:
             return 0.0
-        for h in view.hand:
-            if h.id == card.id and seat in h.seen_by:
-                return 0.0
         before = known.count()
         if before == 0:
             return 0.0
