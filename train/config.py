@@ -25,6 +25,7 @@ Unknown keys, wrong types and out-of-range values raise :class:`ConfigError` nam
 | ``eval.final_agents`` | list | same as ``eval.agents`` | final evaluation opponents |
 | ``eval.workers`` | int or null | null (cores) | evaluation processes |
 | ``checkpoint_every`` | int | 50000 | learner steps between checkpoints (for ``--resume``) |
+| ``init_from`` | str or null | null | start from the weights (and Adam state) of this ``model.zip`` (a path from the current folder; same game, players, observation and network) instead of a fresh network: a second training stage (curriculum, fine-tuning) with its own opponents and hyper-parameters; the step count starts at 0; ignored by ``--resume`` (the checkpoint has the weights) |
 """
 
 from __future__ import annotations
@@ -93,6 +94,7 @@ class TrainConfig:
     ppo: PPOConfig = field(default_factory=PPOConfig)
     eval: EvalConfig = field(default_factory=EvalConfig)
     checkpoint_every: int = 50000
+    init_from: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -186,6 +188,10 @@ def _validate(cfg: TrainConfig) -> None:
     need(cfg.n_envs >= 1, "n_envs: must be >= 1")
     need(cfg.vec_env in ("subproc", "dummy"), f"vec_env: subproc or dummy, got {cfg.vec_env!r}")
     need(cfg.checkpoint_every > 0, "checkpoint_every: must be > 0")
+    need(
+        cfg.init_from is None or cfg.init_from.endswith(".zip"),
+        f"init_from: a model .zip path or null, got {cfg.init_from!r}",
+    )
     o = cfg.opponents
     need(o.snapshot_every >= 0, "opponents.snapshot_every: must be >= 0")
     need(0.0 <= o.snapshot_weight <= 1.0, "opponents.snapshot_weight: must be in [0, 1]")

@@ -55,6 +55,11 @@ class GameSpec:
     features_extractor: str | None = None  # "module:Class", an SB3 features extractor
     wrapper_options: tuple[str, ...] = ()  # training options read by the wrapper, not the env
     shaping: str | None = None  # "module:Class" built with the wrapper options (see above)
+    policy: str | None = None  # "module:Class", the MaskablePPO policy used with the features
+
+    def policy_class(self) -> Any:
+        """The policy for MaskablePPO (``"MlpPolicy"`` unless the game has its own)."""
+        return "MlpPolicy" if self.policy is None else _load(self.policy)
 
     def extractor(self) -> type | None:
         if self.features_extractor is None:
@@ -208,6 +213,7 @@ GAMES: dict[str, GameSpec] = {
         wrapper_options=("accusation_shaping", "solution_shaping"),
         shaping="train.games:GuestsShaping",
         features_extractor="train.features:GuestsFeatures",
+        policy="train.features:GuestsPolicy",
     ),
 }
 

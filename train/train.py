@@ -133,11 +133,14 @@ def build_model(cfg: TrainConfig, vec_env: Any) -> Any:
     p = cfg.ppo
     activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[p.activation]
     policy_kwargs: dict[str, Any] = {"net_arch": list(p.net_arch), "activation_fn": activation}
-    extractor = get_game(cfg.game).extractor() if p.features else None
+    game = get_game(cfg.game)
+    extractor = game.extractor() if p.features else None
+    policy: Any = "MlpPolicy"
     if extractor is not None:
         policy_kwargs["features_extractor_class"] = extractor
+        policy = game.policy_class()
     return MaskablePPO(
-        "MlpPolicy",
+        policy,
         vec_env,
         learning_rate=learning_rate_schedule(p.learning_rate, p.learning_rate_end),
         n_steps=p.n_steps,
@@ -154,6 +157,20 @@ def build_model(cfg: TrainConfig, vec_env: Any) -> Any:
         device="cpu",
         verbose=0,
     )
+
+
+def init_weights(model: Any, path: Path) -> None:
+    """Load the policy weights and the Adam state of the model at ``path`` into ``model`` (the
+    learning rate is the config's: SB3 sets it before every update)."""
+    if not path.is_file():
+        raise SystemExit(f"parlour train: init_from: no model at {path}")
+    try:
+        model.set_parameters(str(path), exact_match=True, device="cpu")
+    except (RuntimeError, ValueError, KeyError) as exc:
+        raise SystemExit(
+            f"parlour train: init_from: {path} does not fit this config's network "
+            f"(game, players, observation, net_arch and features must match): {exc}"
+        ) from None
 
 
 # -- the training run ---------------------------------------------------------------------------
@@ -304,6 +321,9 @@ def _make_callback(
             post = {}
             for opp, s in summary.items():
                 self.logger.record(f"eval/win_rate_vs_{opp}", s["win_rate"])
+                for key in ("solved", "mean_rounds", "wrong_accusations"):  # Awkward Guests
+                    if s.get(key) is not None:
+                        self.logger.record(f"eval/{key}_vs_{opp}", s[key])
                 post[opp.split(".")[-1]] = f"{100 * s['win_rate']:.0f}%"
             self.bar.set_postfix(post)
             self.logger.dump(n)
@@ -336,6 +356,15 @@ def train(
     ckpt = run_dir / "checkpoints" / "latest.zip"
     if resume and not ckpt.exists():
         raise SystemExit(f"parlour train: --resume but no checkpoint at {ckpt}")
+    if not resume and cfg.init_from is not None:  # checked before the run folder is emptied
+        source = Path(cfg.init_from)
+        if not source.is_file():
+            raise SystemExit(f"parlour train: init_from: no model at {source}")
+        if source.resolve().is_relative_to(run_dir.resolve()):
+            raise SystemExit(
+                f"parlour train: init_from: {source} is inside this run's folder {run_dir}, "
+                "which a new run empties (use --resume to continue a run)"
+            )
     if not resume and run_dir.exists():
         shutil.rmtree(run_dir)
     for sub in ("", "checkpoints", "snapshots", "logs"):
@@ -351,6 +380,8 @@ def train(
             vec_env.env_method("add_snapshot", path)
     else:
         model = build_model(cfg, vec_env)
+        if cfg.init_from is not None:
+            init_weights(model, Path(cfg.init_from))
     logs = run_dir / "logs"
     if resume:  # SB3 rewrites progress.csv: a resumed session logs to its own folder
         logs = logs / f"resume_{model.num_timesteps}"

@@ -475,7 +475,10 @@ def _tiny(name: str, players: int, baselines: dict[str, float], snapshot_every: 
 def test_tiny_guests_training_run(tmp_path, players, baselines, snapshot_every):
     name = f"tiny_guests_{players}p"
     cfg_path = tmp_path / f"{name}.yaml"
-    cfg_path.write_text(yaml.safe_dump(_tiny(name, players, baselines, snapshot_every)))
+    data = _tiny(name, players, baselines, snapshot_every)
+    if players == 1:  # long enough for one periodic evaluation (256 steps, not in the last rollout)
+        data["total_timesteps"] = 1024
+    cfg_path.write_text(yaml.safe_dump(data))
     runs = tmp_path / "runs"
     assert main(["train", str(cfg_path), "--runs", str(runs), "--no-progress"]) == 0
     run = runs / name
@@ -489,6 +492,9 @@ def test_tiny_guests_training_run(tmp_path, players, baselines, snapshot_every):
         assert res["games"] >= 1 and res["ci95"][0] <= res["win_rate"] <= res["ci95"][1]
     assert "Final evaluation" in (run / "report.md").read_text()
     assert bool(list((run / "snapshots").glob("*.zip"))) == bool(snapshot_every)
+    if players == 1:  # the periodic evaluation logs the Awkward Guests statistics
+        header = (run / "logs" / "progress.csv").read_text().splitlines()[0].split(",")
+        assert {"eval/win_rate_vs_random", "eval/wrong_accusations_vs_random"} <= set(header)
 
     from sb3_contrib import MaskablePPO
 
@@ -497,6 +503,7 @@ def test_tiny_guests_training_run(tmp_path, players, baselines, snapshot_every):
     model = MaskablePPO.load(run / "model.zip", device="cpu")
     assert model.observation_space.shape == (1928,)
     assert type(model.policy.features_extractor).__name__ == "GuestsFeatures"
+    assert type(model.policy.action_net).__name__ == "PriorHead"
     env = SingleSeatEnv("guests", players, {"observation_mode": "deduced"}, ["random"])
     obs, _ = env.reset(seed=0)
     action, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)
@@ -504,3 +511,55 @@ def test_tiny_guests_training_run(tmp_path, players, baselines, snapshot_every):
     agent = make_agent(f"ppo:{run / 'model.zip'}", "guests")
     obs_dict = env.aec.observe(env.learner)
     assert obs_dict["action_mask"][agent.act(obs_dict, None)] == 1
+
+
+# -- the policy: one shared weight on the per-action deduction features ------------------------
+
+
+def _guests_model(mode: str, net_arch: list[int]):
+    from train.config import config_from_dict
+    from train.train import build_model, make_vec_env
+
+    data = _tiny("policy", 1, {"random": 1.0}, 0)
+    data["game_options"]["observation_mode"] = mode
+    data["ppo"]["net_arch"] = net_arch
+    cfg = config_from_dict(data)
+    return build_model(cfg, make_vec_env(cfg))
+
+
+def test_guests_policy_adds_one_shared_learned_weight_times_the_allowed_features():
+    import torch
+
+    from train.features import PRIOR_SCALE, GuestsPolicy, PriorHead
+
+    model = _guests_model("deduced", [])
+    policy = model.policy
+    assert isinstance(policy, GuestsPolicy) and isinstance(policy.action_net, PriorHead)
+    head = policy.action_net
+    assert head.prior_weight.item() == 0.0  # no built-in preference: learned from the reward
+    trained = {id(p) for g in policy.optimizer.param_groups for p in g["params"]}
+    assert id(head.prior_weight) in trained and id(head.linear.weight) in trained
+
+    env = SingleSeatEnv("guests", 1, {"level": "easy", "observation_mode": "deduced"})
+    obs, _ = env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    while env.aec.game.decision != G.D_MURDERER:  # accuse at once, then look at the murderer
+        obs, _, term, _, _ = env.step(learner_policy(obs, env.action_masks(), rng, 1.0))
+        assert not term
+    with torch.no_grad():
+        head.prior_weight.fill_(0.25)
+        latent = policy.extract_features(torch.as_tensor(obs)[None], policy.features_extractor)
+        logits = policy.action_net(latent)[0].numpy()
+        plain = head.linear(latent)[0].numpy()
+    allowed = np.zeros(95, np.float32)
+    allowed[A.SUSPECT_0 : A.SUSPECT_0 + 6] = obs[LAYOUT["deduced_murderers"]][:6]
+    assert 0 < allowed.sum() < 6
+    np.testing.assert_allclose(logits - plain, 0.25 * PRIOR_SCALE * allowed, rtol=1e-5, atol=1e-4)
+
+
+@pytest.mark.parametrize(("mode", "net_arch"), [("notebook", []), ("deduced", [32])])
+def test_guests_policy_is_plain_without_deduced_blocks_or_with_hidden_layers(mode, net_arch):
+    import torch
+
+    policy = _guests_model(mode, net_arch).policy
+    assert type(policy.action_net) is torch.nn.Linear

@@ -43,6 +43,8 @@ TINY = {
         ({"name": "x", "ppo": {"learning_rate_end": -1e-5}}, "learning_rate_end"),
         ({"name": "x", "ppo": {"learning_rate": 0}}, "ppo.learning_rate: must be > 0"),
         ({"name": "x", "ppo": {"features": "no"}}, "ppo.features: expected true or false"),
+        ({"name": "x", "init_from": "runs/x/model.pt"}, "init_from: a model .zip"),
+        ({"name": "x", "init_from": 3}, "init_from: expected a string"),
         ({"players": 2}, "missing required key 'name'"),
         ([1, 2], "expected a mapping"),
     ],
@@ -141,6 +143,55 @@ def test_tiny_training_run_produces_a_loadable_model_and_report(tmp_path, capsys
     assert resumed["final"]["random"]["games"] == 20
     assert (run / "logs" / "resume_1024" / "progress.csv").exists()
     assert (run / "logs" / "progress.csv").read_text().count("\n") >= 2  # kept
+
+    # a second stage starts from the model's weights, with a step count of its own
+    stage2 = dict(TINY, name="tiny_stage2", total_timesteps=512, init_from=str(run / "model.zip"))
+    stage2["eval"] = dict(TINY["eval"], every=512)
+    cfg2 = tmp_path / "stage2.yaml"
+    cfg2.write_text(yaml.safe_dump(stage2))
+    assert main(["train", str(cfg2), "--runs", str(runs), "--no-progress"]) == 0
+    second = json.loads((runs / "tiny_stage2" / "report.json").read_text())
+    assert 512 <= second["timesteps"] < 1536
+    assert second["config"]["init_from"] == str(run / "model.zip")
+    # the weights are really loaded: a network of another shape does not fit
+    misfit = dict(stage2, name="tiny_misfit", ppo=dict(TINY["ppo"], net_arch=[16]))
+    cfg3 = tmp_path / "misfit.yaml"
+    cfg3.write_text(yaml.safe_dump(misfit))
+    with pytest.raises(SystemExit, match="does not fit"):
+        main(["train", str(cfg3), "--runs", str(runs), "--no-progress"])
+    # a run may not start from a model in its own folder (a new run empties it)
+    own = dict(stage2, init_from=str(runs / "tiny_stage2" / "model.zip"))
+    cfg4 = tmp_path / "own.yaml"
+    cfg4.write_text(yaml.safe_dump(own))
+    with pytest.raises(SystemExit, match="inside this run's folder"):
+        main(["train", str(cfg4), "--runs", str(runs), "--no-progress"])
+    assert (runs / "tiny_stage2" / "model.zip").is_file()
+
+
+def _tiny_model(seed: int, net_arch: list[int]):
+    from train.train import build_model, make_vec_env
+
+    cfg = config_from_dict(dict(TINY, seed=seed, ppo=dict(TINY["ppo"], net_arch=net_arch)))
+    return build_model(cfg, make_vec_env(cfg))
+
+
+def test_init_from_loads_the_weights_and_rejects_a_network_that_does_not_fit(tmp_path):
+    import torch
+
+    from train.train import init_weights
+
+    source = _tiny_model(1, [32, 32])
+    source.save(tmp_path / "source.zip")
+    target = _tiny_model(2, [32, 32])
+    weights = source.policy.state_dict()
+    assert not all(torch.equal(v, target.policy.state_dict()[k]) for k, v in weights.items())
+    init_weights(target, tmp_path / "source.zip")
+    for key, value in weights.items():
+        assert torch.equal(value, target.policy.state_dict()[key]), key
+    with pytest.raises(SystemExit, match="does not fit"):
+        init_weights(_tiny_model(2, [16]), tmp_path / "source.zip")
+    with pytest.raises(SystemExit, match="no model at"):
+        init_weights(target, tmp_path / "missing.zip")
 
 
 def test_train_rejects_a_bad_config_file(tmp_path, capsys):
