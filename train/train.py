@@ -159,11 +159,15 @@ def build_model(cfg: TrainConfig, vec_env: Any) -> Any:
     )
 
 
+def _require_model_file(path: Path) -> None:
+    if not path.is_file():
+        raise SystemExit(f"parlour train: init_from: no model at {path}")
+
+
 def init_weights(model: Any, path: Path) -> None:
     """Load the policy weights and the Adam state of the model at ``path`` into ``model`` (the
     learning rate is the config's: SB3 sets it before every update)."""
-    if not path.is_file():
-        raise SystemExit(f"parlour train: init_from: no model at {path}")
+    _require_model_file(path)
     try:
         model.set_parameters(str(path), exact_match=True, device="cpu")
     except (RuntimeError, ValueError, KeyError) as exc:
@@ -358,8 +362,7 @@ def train(
         raise SystemExit(f"parlour train: --resume but no checkpoint at {ckpt}")
     if not resume and cfg.init_from is not None:  # checked before the run folder is emptied
         source = Path(cfg.init_from)
-        if not source.is_file():
-            raise SystemExit(f"parlour train: init_from: no model at {source}")
+        _require_model_file(source)
         if source.resolve().is_relative_to(run_dir.resolve()):
             raise SystemExit(
                 f"parlour train: init_from: {source} is inside this run's folder {run_dir}, "
