@@ -7,10 +7,12 @@ PYTEST_ARGS ?=
 
 .PHONY: run test test-slow bench lint format clean
 
-$(STAMP): pyproject.toml constraints.txt
+$(STAMP): pyproject.toml setup.py constraints.txt parlour.pth
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade "pip>=24"
 	$(PY) -m pip install --quiet -c constraints.txt -e ".[train,dev]"
+	# an editable install leaves out parlour.pth (the start-up registration hook): add it
+	$(PY) -c "import shutil, sysconfig; shutil.copy('parlour.pth', sysconfig.get_paths()['purelib'])"
 	touch $(STAMP)
 
 # Train PPO on Audition 2p for a few minutes, evaluate against random and audition.greedy,

@@ -1,7 +1,7 @@
 """Agents: scripted baselines and the policy wrapper for trained models.
 
-Every agent follows :class:`agents.base.Agent` (``reset(seed)``, ``act(observation, view)``)
-and is built from a spec string with :func:`agents.factory.make_agent`:
+Every agent follows :class:`parlour.agents.base.Agent` (``reset(seed)``, ``act(observation, view)``)
+and is built from a spec string with :func:`parlour.agents.factory.make_agent`:
 
 | spec | what it is |
 |---|---|
@@ -30,6 +30,6 @@ seats of four; the even share is 25%); ``random`` accuses at random and is soon 
 Trained PPO agents against them: see ``runs/<name>/report.md`` and the README.
 """
 
-from agents.factory import make_agent
+from parlour.agents.factory import make_agent
 
 __all__ = ["make_agent"]

@@ -1,7 +1,7 @@
 """``audition.expert``: determinized Monte Carlo search on the engine's state (view only).
 
 For each decision with more than one legal action it samples ``sims // #legal`` worlds
-consistent with its player view (:func:`envs.audition.determinize.determinize`: the unseen cards
+consistent with its player view (:func:`parlour.envs.audition.determinize.determinize`: the unseen cards
 are shuffled into deck / removed cards with the agent's own ``np.random.Generator``), and in
 every world tries every legal action followed by greedy play (``audition.greedy`` for all seats)
 to the end of the game. The same worlds are used for every action (common random numbers). It
@@ -22,8 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from agents.audition_greedy import greedy_state_action
-from envs.audition.determinize import determinize
+from parlour.agents.audition_greedy import greedy_state_action
+from parlour.envs.audition.determinize import determinize
 
 DEFAULT_SIMS = 100
 

@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from envs.audition import rules as R
+from parlour.envs.audition import rules as R
 
 #: points of exactly ``c`` cards of one number (1 → soloist, 4 → quartet)
 PTS: tuple[int, ...] = (0, 1, 0, 0, 5) + (0,) * 100

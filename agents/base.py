@@ -1,6 +1,6 @@
 """The agent protocol shared by every player, scripted or learned.
 
-An agent is built from a spec string (:func:`agents.factory.make_agent`) and plays one seat:
+An agent is built from a spec string (:func:`parlour.agents.factory.make_agent`) and plays one seat:
 
 | method | when | what |
 |---|---|---|

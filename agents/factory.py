@@ -2,11 +2,11 @@
 
 | spec | game | agent |
 |---|---|---|
-| ``random`` | any | uniform over legal actions (:mod:`agents.random_agent`) |
-| ``audition.greedy`` | audition | one-ply greedy (:mod:`agents.audition_greedy`) |
-| ``audition.expert`` | audition | determinized Monte Carlo search (:mod:`agents.audition_expert`); options ``sims=N`` |
-| ``guests.deducer`` | guests | deduction-engine baseline (:mod:`agents.guests_deducer`); option ``p=P`` accuses once a candidate has probability ≥ P |
-| ``ppo:PATH`` | any | a trained MaskablePPO model, most probable legal action (:mod:`agents.ppo`) |
+| ``random`` | any | uniform over legal actions (:mod:`parlour.agents.random_agent`) |
+| ``audition.greedy`` | audition | one-ply greedy (:mod:`parlour.agents.audition_greedy`) |
+| ``audition.expert`` | audition | determinized Monte Carlo search (:mod:`parlour.agents.audition_expert`); options ``sims=N`` |
+| ``guests.deducer`` | guests | deduction-engine baseline (:mod:`parlour.agents.guests_deducer`); option ``p=P`` accuses once a candidate has probability ≥ P |
+| ``ppo:PATH`` | any | a trained MaskablePPO model, most probable legal action (:mod:`parlour.agents.ppo`) |
 | ``ppo:PATH:sample`` | any | the same, sampling from the masked policy |
 
 Options follow the name after a colon, comma separated: ``audition.expert:sims=200``.
@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from agents.base import Agent
+from parlour.agents.base import Agent
 
 #: name -> (games it plays, or None for every game; builder(spec, seed, **options))
 _BUILDERS: dict[str, tuple[tuple[str, ...] | None, Callable[..., Agent]]] = {}
@@ -35,28 +35,28 @@ def _register(name: str, games: tuple[str, ...] | None):
 
 @_register("random", None)
 def _random(spec: str, seed: int | None) -> Agent:
-    from agents.random_agent import RandomAgent
+    from parlour.agents.random_agent import RandomAgent
 
     return RandomAgent(spec, seed)
 
 
 @_register("audition.greedy", ("audition",))
 def _greedy(spec: str, seed: int | None) -> Agent:
-    from agents.audition_greedy import GreedyAgent
+    from parlour.agents.audition_greedy import GreedyAgent
 
     return GreedyAgent(spec, seed)
 
 
 @_register("audition.expert", ("audition",))
 def _expert(spec: str, seed: int | None, sims: str | None = None) -> Agent:
-    from agents.audition_expert import DEFAULT_SIMS, ExpertAgent
+    from parlour.agents.audition_expert import DEFAULT_SIMS, ExpertAgent
 
     return ExpertAgent(spec, seed, sims=_int_option("sims", sims, DEFAULT_SIMS))
 
 
 @_register("guests.deducer", ("guests",))
 def _deducer(spec: str, seed: int | None, p: str | None = None) -> Agent:
-    from agents.guests_deducer import DeducerAgent
+    from parlour.agents.guests_deducer import DeducerAgent
 
     return DeducerAgent(spec, seed, p=_float_option("p", p, 1.0))
 
@@ -106,7 +106,7 @@ def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:
     if not isinstance(spec, str) or not spec:
         raise ValueError(f"agent spec must be a non-empty string, got {spec!r}")
     if spec.startswith("ppo:"):
-        from agents.ppo import PPOAgent
+        from parlour.agents.ppo import PPOAgent
 
         path = spec[4:]
         sample = path.endswith(":sample")

@@ -1,8 +1,8 @@
 """``guests.deducer``: the Awkward Guests baseline that reasons with the deduction engine.
 
-It reads only ``player_view`` (:class:`envs.awkward_guests.view.GuestsView`): its notebook, its
+It reads only ``player_view`` (:class:`parlour.envs.awkward_guests.view.GuestsView`): its notebook, its
 hand (with who is known to have seen each card), the public table and its own decision. It keeps
-an incremental :class:`~envs.awkward_guests.deduction.Deduction` over its notebook, so it always
+an incremental :class:`~parlour.envs.awkward_guests.deduction.Deduction` over its notebook, so it always
 knows the exact set of candidate solutions its own cards allow (every candidate weighted
 equally).
 
@@ -32,11 +32,11 @@ from typing import Any
 
 import numpy as np
 
-from envs.awkward_guests import actions as A
-from envs.awkward_guests.board import WALTON
-from envs.awkward_guests.case import Card, Solution, card_exclusion_share
-from envs.awkward_guests.deduction import Deduction, candidate_solutions
-from envs.awkward_guests.game import accusation_actions
+from parlour.envs.awkward_guests import actions as A
+from parlour.envs.awkward_guests.board import WALTON
+from parlour.envs.awkward_guests.case import Card, Solution, card_exclusion_share
+from parlour.envs.awkward_guests.deduction import Deduction, candidate_solutions
+from parlour.envs.awkward_guests.game import accusation_actions
 
 #: penalty (in bits) per earlier time this agent asked the same reference
 REPEAT_PENALTY = 0.05

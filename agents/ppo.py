@@ -8,7 +8,8 @@ action. By default it plays the most probable legal action (``deterministic``); 
 per process (evaluation and training workers run one process per core).
 
 Models are cached per path and file modification time within a process, so many seats and
-many games share one loaded network.
+many games share one loaded network. Models saved by parlour 0.1 (class paths such as
+``train.features.AuditionFeatures``) load through :func:`parlour._legacy.legacy_module_paths`.
 """
 
 from __future__ import annotations
@@ -21,17 +22,26 @@ import numpy as np
 _CACHE: dict[tuple[str, float], Any] = {}
 
 
+def load_model(path: str | os.PathLike, **kwargs: Any) -> Any:
+    """``MaskablePPO.load(path, **kwargs)``, also for models saved with parlour 0.1's paths."""
+    from sb3_contrib import MaskablePPO
+
+    from parlour._legacy import legacy_module_paths
+
+    with legacy_module_paths():
+        return MaskablePPO.load(path, **kwargs)
+
+
 def load_policy(path: str) -> Any:
     """The policy network of a saved MaskablePPO model (cached per path and mtime)."""
     if not os.path.exists(path):
         raise FileNotFoundError(f"ppo: no model file at {path!r}")
     import torch
-    from sb3_contrib import MaskablePPO
 
     key = (os.path.abspath(path), os.path.getmtime(path))
     if key not in _CACHE:
         torch.set_num_threads(1)
-        model = MaskablePPO.load(path, device="cpu")
+        model = load_model(path, device="cpu")
         model.policy.set_training_mode(False)
         _CACHE[key] = model.policy
     return _CACHE[key]

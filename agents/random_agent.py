@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import legal_from_mask
+from parlour.agents.base import legal_from_mask
 
 
 class RandomAgent:

@@ -1,1 +1,1 @@
-"""Throughput benchmarks (not part of ``make test``): see :mod:`benchmarks.aec_throughput`."""
+"""Throughput benchmarks (not part of ``make test``): see :mod:`parlour.benchmarks.aec_throughput`."""

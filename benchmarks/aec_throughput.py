@@ -10,7 +10,7 @@ the timed total (each reset is timed on its own and subtracted): the per-step sp
 whose reset is expensive (Awkward Guests generates a new case at every reset) in games of any
 length. The loop and everything else timed are those of :func:`aec_steps_per_second`.
 
-Run: ``python -m benchmarks.aec_throughput [--steps N] [--repeats R] [--json PATH]``.
+Run: ``python -m parlour.benchmarks.aec_throughput [--steps N] [--repeats R] [--json PATH]``.
 """
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ def peers() -> dict[str, Callable[[], Any]]:
 
 
 def ours() -> dict[str, Callable[[], Any]]:
-    from envs import audition_v0
+    from parlour.envs import audition_v0
 
     out: dict[str, Callable[[], Any]] = {
         "audition_v0 2p": lambda: audition_v0.env(num_players=2),
@@ -98,7 +98,7 @@ def ours() -> dict[str, Callable[[], Any]]:
         ),
     }
     try:
-        from envs import awkward_guests_v0
+        from parlour.envs import awkward_guests_v0
     except ImportError:
         return out
     for n in (1, 2, 4, 8):

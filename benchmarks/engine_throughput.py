@@ -1,6 +1,6 @@
 """Engine-only throughput: legal actions + apply, no observation, random legal play.
 
-Ours: the pure Audition engine (``envs.audition.rules``). Peers: OpenSpiel's Python games
+Ours: the pure Audition engine (``parlour.envs.audition.rules``). Peers: OpenSpiel's Python games
 (``python_kuhn_poker``, ``python_liars_poker``) and, for scale, two of its C++ games
 (``kuhn_poker``, ``leduc_poker``), all driven by the same loop shape: while not terminal, take the
 legal actions (or sample a chance outcome), pick one uniformly with a seeded numpy generator,
@@ -16,7 +16,7 @@ import numpy as np
 
 
 def audition_engine_rate(num_players: int, steps: int, seed: int = 0, **config) -> float:
-    from envs.audition import rules as R
+    from parlour.envs.audition import rules as R
 
     cfg = R.AuditionConfig(num_players, **config)
     rng = np.random.default_rng(seed)

@@ -22,9 +22,9 @@ def _p95(xs: list[float]) -> float:
 
 
 def figures(quick: bool = False) -> list[dict]:
-    from benchmarks.run import _figure
-    from envs import awkward_guests_v0
-    from envs.awkward_guests import LEVELS, Deduction, generate_case, solve
+    from parlour.benchmarks.run import _figure
+    from parlour.envs import awkward_guests_v0
+    from parlour.envs.awkward_guests import LEVELS, Deduction, generate_case, solve
 
     seeds = 8 if quick else 40
     figs: list[dict] = []

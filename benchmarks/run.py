@@ -76,7 +76,7 @@ RESETS_EXCLUDED = "resets excluded"
 
 
 def aec_figures(steps: int, repeats: int) -> list[dict]:
-    from benchmarks import aec_throughput as A
+    from parlour.benchmarks import aec_throughput as A
 
     peers, ours = A.peers(), A.ours()
 
@@ -140,7 +140,7 @@ def aec_figures(steps: int, repeats: int) -> list[dict]:
 
 
 def engine_figures(steps: int, repeats: int) -> list[dict]:
-    from benchmarks import engine_throughput as E
+    from parlour.benchmarks import engine_throughput as E
 
     ours = E.cases(steps)
     try:
@@ -171,7 +171,7 @@ def engine_figures(steps: int, repeats: int) -> list[dict]:
 
 def guests_figures(quick: bool) -> list[dict]:
     try:
-        module = importlib.import_module("benchmarks.guests")
+        module = importlib.import_module("parlour.benchmarks.guests")
     except ImportError as exc:
         print(f"Awkward Guests benchmarks unavailable: {exc}")
         return []
@@ -180,7 +180,7 @@ def guests_figures(quick: bool) -> list[dict]:
 
 def train_figures(quick: bool) -> list[dict]:
     try:
-        module = importlib.import_module("benchmarks.training_throughput")
+        module = importlib.import_module("parlour.benchmarks.training_throughput")
     except ImportError as exc:
         print(f"training throughput unavailable (needs the train extra): {exc}")
         return []
@@ -188,9 +188,9 @@ def train_figures(quick: bool) -> list[dict]:
 
 
 def memory_figures() -> list[dict]:
-    from benchmarks.memory import env_peak_rss_mib
+    from parlour.benchmarks.memory import env_peak_rss_mib
 
-    ours, base = env_peak_rss_mib("envs.audition_v0", "num_players=6, action_cards=6")
+    ours, base = env_peak_rss_mib("parlour.envs.audition_v0", "num_players=6, action_cards=6")
     figs = []
     try:
         peer, _ = env_peak_rss_mib("pettingzoo.classic.tictactoe_v3")
@@ -202,7 +202,9 @@ def memory_figures() -> list[dict]:
     )
     figs.append(_figure("RSS of python + numpy alone", base, "MiB"))
     try:
-        ours_g, _ = env_peak_rss_mib("envs.awkward_guests_v0", "num_players=8, level='expert'", 3)
+        ours_g, _ = env_peak_rss_mib(
+            "parlour.envs.awkward_guests_v0", "num_players=8, level='expert'", 3
+        )
         figs.append(_figure("peak RSS, one awkward_guests_v0 8p env (process)", ours_g, "MiB"))
     except Exception as exc:
         print(f"awkward_guests_v0 memory unavailable: {exc}")

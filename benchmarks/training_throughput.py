@@ -4,7 +4,7 @@ The peer is PettingZoo's connect-four MaskablePPO tutorial setup (``connect_four
 tutorial's ``SB3ActionMaskWrapper`` + sb3-contrib ``ActionMasker``: one env, the one policy
 playing both sides, ``MaskablePPO(MaskableActorCriticPolicy, env)`` with SB3's default
 hyper-parameters). Ours runs the same MaskablePPO settings on
-:class:`train.single_seat.SingleSeatEnv` (Audition 2p, learner seat random per episode, a
+:class:`parlour.train.single_seat.SingleSeatEnv` (Audition 2p, learner seat random per episode, a
 ``random`` opponent played inside ``step()``), so the only difference is the environment. A
 third figure is our shipped training setup (``configs/audition_2p.yaml``'s PPO settings and
 opponents, ``n_envs`` in ``SubprocVecEnv``) for reference.
@@ -13,7 +13,7 @@ opponents, ``n_envs`` in ``SubprocVecEnv``) for reference.
 move of both sides for connect-four. Figures are medians over ``--repeats`` runs of ``--steps``
 steps, timed around ``model.learn`` (model construction excluded).
 
-Run: ``python -m benchmarks.training_throughput [--steps 8192] [--repeats 3] [--json PATH]``.
+Run: ``python -m parlour.benchmarks.training_throughput [--steps 8192] [--repeats 3] [--json PATH]``.
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ def connect_four_tutorial_env(seed: int) -> Any:
 
 
 def audition_env(seed: int) -> Any:
-    from train.single_seat import SingleSeatEnv
+    from parlour.train.single_seat import SingleSeatEnv
 
     env = SingleSeatEnv("audition", 2, {}, ["random"])
     env.reset(seed=seed)
@@ -89,8 +89,8 @@ def tutorial_steps_per_second(make_env: Callable[[int], Any], steps: int, seed: 
 
 def shipped_config_steps_per_second(steps: int, seed: int, config: str) -> float:
     """SB3 env steps/s of our training setup (``config``'s PPO settings and vec env)."""
-    from train.config import load_config
-    from train.train import build_model, make_vec_env
+    from parlour.train.config import load_config
+    from parlour.train.train import build_model, make_vec_env
 
     cfg = load_config(config)
     cfg.seed = seed

@@ -15,7 +15,7 @@ from gymnasium import spaces
 
 
 class TableGameAEC:
-    """Mixin for the AEC adapters (``envs.audition.env``, ``envs.awkward_guests.env``)."""
+    """Mixin for the AEC adapters (``parlour.envs.audition.env``, ``parlour.envs.awkward_guests.env``)."""
 
     def _setup_table(self, num_players: int, observation_size: int, num_actions: int) -> None:
         self.possible_agents = [f"player_{i}" for i in range(num_players)]

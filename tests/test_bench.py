@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
-from benchmarks import aec_throughput
-from benchmarks import run as bench
-from train.cli import main
+from parlour.benchmarks import aec_throughput
+from parlour.benchmarks import run as bench
+from parlour.train.cli import main
 
 KEYS = {"name", "value", "unit", "peer", "peer_value", "ratio"}
 
@@ -38,7 +38,7 @@ def test_aec_figures_pair_audition_with_tictactoe(monkeypatch):
 
 
 def test_aec_figures_awkward_guests_also_without_resets(monkeypatch):
-    from envs import awkward_guests_v0
+    from parlour.envs import awkward_guests_v0
 
     guests = lambda: awkward_guests_v0.env(num_players=1, level="easy")  # noqa: E731
     stand_in = aec_throughput.ours()["audition_v0 2p"]  # for the hanabi peer (bench extra)
@@ -57,7 +57,7 @@ def test_aec_figures_awkward_guests_also_without_resets(monkeypatch):
 
 
 def test_aec_rates_leave_out_only_the_resets():
-    from envs import awkward_guests_v0
+    from parlour.envs import awkward_guests_v0
 
     rate, no_resets = aec_throughput.aec_rates(
         lambda: awkward_guests_v0.env(num_players=1, level="easy"), steps=60, seed=0

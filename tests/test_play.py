@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from train.cli import main
-from train.play import Move, Session
+from parlour.train.cli import main
+from parlour.train.play import Move, Session
 
 
 def play(argv: list[str], lines: list[str], capsys) -> tuple[int, str]:
@@ -85,7 +85,7 @@ def test_bad_arguments_give_a_clear_error(capsys):
 def session(lines: list[str], **kw):
     import argparse
 
-    from train.play import Session
+    from parlour.train.play import Session
 
     args = argparse.Namespace(
         game="guests",
@@ -137,7 +137,7 @@ def test_undo_restores_the_state_before_the_half_built_choice():
     import argparse
     import pickle
 
-    from train.play import Session
+    from parlour.train.play import Session
 
     args = argparse.Namespace(
         game="guests", players=2, opponents=["random"], seat=0, seed=3, level="easy"

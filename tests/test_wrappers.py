@@ -1,4 +1,4 @@
-"""The fast wrapper chain of ``envs.wrappers`` behaves exactly like PettingZoo's classic chain."""
+"""The fast wrapper chain of ``parlour.envs.wrappers`` behaves exactly like PettingZoo's classic chain."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from pettingzoo.utils import wrappers
 
-from envs.audition.env import raw_env
-from envs.wrappers import classic_wrappers
+from parlour.envs.audition.env import raw_env
+from parlour.envs.wrappers import classic_wrappers
 
 
 def standard(raw):

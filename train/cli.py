@@ -5,12 +5,12 @@ lazily so that a missing optional extra (e.g. torch for ``train``) never breaks 
 
 | subcommand | module | what it does |
 |---|---|---|
-| ``bench`` | ``benchmarks.run`` | throughput / speed figures beside PettingZoo and OpenSpiel peers |
-| ``case`` | ``envs.awkward_guests.cli`` | generate / show / check Awkward Guests cases, level table |
-| ``demo`` | ``envs.audition.demo`` | play one rendered game between random agents |
-| ``eval`` | ``train.evaluate`` | tournament between agents: JSON / Markdown / PNG results |
-| ``play`` | ``train.play`` | play a game in the terminal against agents |
-| ``train`` | ``train.train`` | MaskablePPO self-play training from a YAML config |
+| ``bench`` | ``parlour.benchmarks.run`` | throughput / speed figures beside PettingZoo and OpenSpiel peers |
+| ``case`` | ``parlour.envs.awkward_guests.cli`` | generate / show / check Awkward Guests cases, level table |
+| ``demo`` | ``parlour.envs.audition.demo`` | play one rendered game between random agents |
+| ``eval`` | ``parlour.train.evaluate`` | tournament between agents: JSON / Markdown / PNG results |
+| ``play`` | ``parlour.train.play`` | play a game in the terminal against agents |
+| ``train`` | ``parlour.train.train`` | MaskablePPO self-play training from a YAML config |
 
 A subcommand module exposes ``HELP`` (one line), ``add_arguments(parser)`` and ``run(args) ->
 int`` (the exit code).
@@ -24,12 +24,12 @@ import sys
 
 #: subcommand name -> module implementing it
 SUBCOMMANDS: dict[str, str] = {
-    "bench": "benchmarks.run",
-    "case": "envs.awkward_guests.cli",
-    "demo": "envs.audition.demo",
-    "eval": "train.evaluate",
-    "play": "train.play",
-    "train": "train.train",
+    "bench": "parlour.benchmarks.run",
+    "case": "parlour.envs.awkward_guests.cli",
+    "demo": "parlour.envs.audition.demo",
+    "eval": "parlour.train.evaluate",
+    "play": "parlour.train.play",
+    "train": "parlour.train.train",
 }
 
 

@@ -6,7 +6,7 @@ Unknown keys, wrong types and out-of-range values raise :class:`ConfigError` nam
 | key | type | default | meaning |
 |---|---|---|---|
 | ``name`` | str | — | run folder ``runs/<name>/`` |
-| ``game`` | str | ``audition`` | game (:mod:`train.games`) |
+| ``game`` | str | ``audition`` | game (:mod:`parlour.train.games`) |
 | ``players`` | int | 2 | seats |
 | ``game_options`` | mapping | ``{}`` | env constructor options (``action_cards``, ``uncertain_counts``, ``reward_mode``) |
 | ``seed`` | int | 0 | seeds SB3/torch, the envs and the evaluations |
@@ -17,7 +17,7 @@ Unknown keys, wrong types and out-of-range values raise :class:`ConfigError` nam
 | ``opponents.snapshot_every`` | int | 0 | learner steps between snapshots added to the pool (0: no self-play) |
 | ``opponents.snapshot_weight`` | float | 0.5 | probability that an opponent seat is a snapshot (once one exists) |
 | ``opponents.max_snapshots`` | int | 5 | snapshots kept (oldest dropped) |
-| ``ppo.*`` | | see :class:`PPOConfig` | MaskablePPO hyper-parameters (``learning_rate_end``: decay the learning rate linearly to this value over the run; null keeps it constant), ``net_arch`` (list of ints), ``activation`` (``tanh``/``relu``), ``features`` (use the game's feature extractor, :mod:`train.features`) |
+| ``ppo.*`` | | see :class:`PPOConfig` | MaskablePPO hyper-parameters (``learning_rate_end``: decay the learning rate linearly to this value over the run; null keeps it constant), ``net_arch`` (list of ints), ``activation`` (``tanh``/``relu``), ``features`` (use the game's feature extractor, :mod:`parlour.train.features`) |
 | ``eval.every`` | int | 50000 | learner steps between evaluations against ``eval.agents`` |
 | ``eval.games`` | int | 200 | games per periodic evaluation and baseline |
 | ``eval.agents`` | list | the game's cheap baselines | periodic evaluation opponents |
@@ -169,7 +169,7 @@ def _build(cls: type, data: Any, prefix: str = "") -> Any:
 
 
 def _validate(cfg: TrainConfig) -> None:
-    from train.games import get_game
+    from parlour.train.games import get_game
 
     def need(ok: bool, msg: str) -> None:
         if not ok:
@@ -213,7 +213,7 @@ def _validate(cfg: TrainConfig) -> None:
         e.agents = list(spec.eval_baselines)
     if e.final_agents is None:
         e.final_agents = list(e.agents)
-    from agents.factory import make_agent
+    from parlour.agents.factory import make_agent
 
     for where, specs in (
         ("opponents.baselines", list(o.baselines)),
@@ -226,7 +226,7 @@ def _validate(cfg: TrainConfig) -> None:
             except (ValueError, FileNotFoundError) as exc:
                 raise ConfigError(f"{where}: {exc}") from None
     try:  # the game options are checked by building the env once
-        from train.games import make_raw_env
+        from parlour.train.games import make_raw_env
 
         make_raw_env(cfg.game, cfg.players, **cfg.game_options)
     except (TypeError, ValueError) as exc:

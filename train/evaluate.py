@@ -7,16 +7,16 @@ parlour eval --game guests --players 1 --agents guests.deducer random --games 20
 
 | option | meaning |
 |---|---|
-| ``--game`` | ``audition`` or ``guests`` (Awkward Guests; see :mod:`train.games`) |
+| ``--game`` | ``audition`` or ``guests`` (Awkward Guests; see :mod:`parlour.train.games`) |
 | ``--players`` | seats at the table |
-| ``--agents`` | agent specs (see :mod:`agents.factory`); fewer kinds than seats fill seats cyclically |
+| ``--agents`` | agent specs (see :mod:`parlour.agents.factory`); fewer kinds than seats fill seats cyclically |
 | ``--games`` | number of games (rounded up to whole deals: every arrangement on every deal) |
 | ``--option KEY=VALUE`` | a game constructor option, value in YAML (``--option action_cards=2``) |
 | ``--seed`` | first deal seed (deal ``d`` uses ``seed + d``) |
 | ``--workers`` | processes (default: one per core) |
 | ``--out`` | output folder (default ``runs/eval/<game>_<players>p_<time>``) |
 
-Writes ``eval.json`` (format of :mod:`train.tournament`), ``eval.md`` and ``eval.png`` (win rates
+Writes ``eval.json`` (format of :mod:`parlour.train.tournament`), ``eval.md`` and ``eval.png`` (win rates
 with 95% intervals; the head-to-head matrix for more than two kinds).
 
 The table (printed and in ``eval.md``) has one row per agent: games, wins, win rate, 95% CI,
@@ -64,7 +64,7 @@ def parse_options(items: list[str]) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from train.tournament import run_tournament
+    from parlour.train.tournament import run_tournament
 
     try:
         options = parse_options(args.option)
@@ -102,7 +102,7 @@ def _opt(x: float | None, fmt: str) -> str:
 
 
 def has_guests_stats(result: dict[str, Any]) -> bool:
-    """Whether the agents' entries carry the Awkward Guests statistics (see :mod:`train.tournament`)."""
+    """Whether the agents' entries carry the Awkward Guests statistics (see :mod:`parlour.train.tournament`)."""
     return bool(result["agents"]) and all(k in result["agents"][0] for k in GUESTS_STATS)
 
 

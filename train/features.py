@@ -23,7 +23,7 @@ player observes — and appends it to the raw vector:
 | choose deltas | 2 × 13 | per number: the observer's points change when losing one; the left neighbour's when receiving one |
 
 Empty seats and slots of smaller tables are zero. The block offsets come from
-:mod:`envs.audition.observation` (a test checks these gains against the engine).
+:mod:`parlour.envs.audition.observation` (a test checks these gains against the engine).
 """
 
 from __future__ import annotations
@@ -34,8 +34,8 @@ import gymnasium as gym
 import torch
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 
-from envs.audition import observation as O
-from envs.audition import rules as R
+from parlour.envs.audition import observation as O
+from parlour.envs.audition import rules as R
 
 N = R.MAX_NUMBER
 P = R.MAX_PLAYERS
@@ -116,7 +116,7 @@ class GuestsFeatures(BaseFeaturesExtractor):
     (MLP: two tanh layers of 256). Use it with ``ppo.net_arch: []``: the policy and value heads
     are then linear in it, so an action's logit can follow its own ``allowed`` feature with one
     weight (scaled so that a few hundred updates suffice) while the MLP learns the rest, and
-    :class:`GuestsPolicy` (the "guests" game's policy in :mod:`train.games`) adds one weight
+    :class:`GuestsPolicy` (the "guests" game's policy in :mod:`parlour.train.games`) adds one weight
     shared by all actions on the same features.
 
     With ``observation_mode="notebook"`` there are no ``deduced_*`` blocks to read: the output
@@ -124,9 +124,9 @@ class GuestsFeatures(BaseFeaturesExtractor):
     """
 
     def __init__(self, observation_space: gym.spaces.Box, hidden: tuple[int, ...] = (256, 256)):
-        from envs.awkward_guests import actions as GA
-        from envs.awkward_guests import game as GG
-        from envs.awkward_guests import observation as GO
+        from parlour.envs.awkward_guests import actions as GA
+        from parlour.envs.awkward_guests import game as GG
+        from parlour.envs.awkward_guests import observation as GO
 
         layout = GO.make_layout("deduced")
         n = int(observation_space.shape[0])

@@ -5,8 +5,8 @@ one :class:`GameSpec` entry in :data:`GAMES`.
 
 | name | env | players | option of the player count | baselines | PPO features |
 |---|---|---|---|---|---|
-| ``audition`` | ``envs.audition.env.raw_env`` | 2–6 | ``num_players`` | ``random``, ``audition.greedy``, ``audition.expert`` | :class:`train.features.AuditionFeatures` |
-| ``guests`` | ``envs.awkward_guests.env.raw_env`` | 1–8 | ``num_players`` | ``random``, ``guests.deducer`` | :class:`train.features.GuestsFeatures` |
+| ``audition`` | ``parlour.envs.audition.env.raw_env`` | 2–6 | ``num_players`` | ``random``, ``audition.greedy``, ``audition.expert`` | :class:`parlour.train.features.AuditionFeatures` |
+| ``guests`` | ``parlour.envs.awkward_guests.env.raw_env`` | 1–8 | ``num_players`` | ``random``, ``guests.deducer`` | :class:`parlour.train.features.GuestsFeatures` |
 
 ``make_raw_env(game, players, **options)`` returns the unwrapped AEC env (illegal actions raise
 instead of ending the game, so a bug can never hide as a lost game).
@@ -16,7 +16,7 @@ Training-only options
 
 ``training_options`` are dropped from the game options for evaluation. Some of them are read by
 the env itself (Audition's ``reward_mode``); ``wrapper_options`` are read by the single-seat
-training wrapper instead (:class:`~train.single_seat.SingleSeatEnv`): ``make_raw_env`` ignores
+training wrapper instead (:class:`~parlour.train.single_seat.SingleSeatEnv`): ``make_raw_env`` ignores
 them, and the game's ``shaping`` class (built with them) adds a reward to each learner step.
 
 | game | option | meaning |
@@ -26,7 +26,7 @@ them, and the game's ``shaping`` class (built with them) adds a reward to each l
 | ``guests`` | ``solution_shaping`` (float ≥ 0, default 0) | :class:`GuestsShaping`: charges the learner for accusing with more than one candidate left, or for not accusing with exactly one |
 
 Awkward Guests trains on the env's ``observation_mode`` (``deduced`` in the shipped configs, or
-``notebook``); :class:`train.features.GuestsFeatures` reads the ``deduced_*`` blocks of it.
+``notebook``); :class:`parlour.train.features.GuestsFeatures` reads the ``deduced_*`` blocks of it.
 """
 
 from __future__ import annotations
@@ -56,6 +56,12 @@ class GameSpec:
     wrapper_options: tuple[str, ...] = ()  # training options read by the wrapper, not the env
     shaping: str | None = None  # "module:Class" built with the wrapper options (see above)
     policy: str | None = None  # "module:Class", the MaskablePPO policy used with the features
+    #: (players, env options) pairs that every cross-game test (tests/conformance/) runs
+    configurations: tuple[tuple[int, dict[str, Any]], ...] = ()
+    #: "module:function(raw_env, seat, rng) -> None": changes only what ``seat`` may not see
+    #: (the other seats' hidden cards, the deck order, a hidden solution); the conformance
+    #: suite's leak test checks that ``seat``'s observation is unchanged by it
+    hidden_redeal: str | None = None
 
     def policy_class(self) -> Any:
         """The policy for MaskablePPO (``"MlpPolicy"`` unless the game has its own)."""
@@ -115,15 +121,15 @@ class GuestsShaping:
     """
 
     def __init__(self, accusation_shaping: float = 0.0, solution_shaping: float = 0.0) -> None:
-        from envs.awkward_guests.observation import ObservationEncoder
+        from parlour.envs.awkward_guests.observation import ObservationEncoder
 
         self.weight = float(accusation_shaping)
         self.solution_weight = float(solution_shaping)
         self._encoder = ObservationEncoder("deduced")  # (its public per-seat deduction)
 
     def __call__(self, aec: Any, agent: str, action: int) -> float:
-        from envs.awkward_guests import actions as A
-        from envs.awkward_guests import game as G
+        from parlour.envs.awkward_guests import actions as A
+        from parlour.envs.awkward_guests import game as G
 
         state = aec.game
         seat = aec.agent_name_mapping[agent]
@@ -152,8 +158,8 @@ class GuestsShaping:
 
 def _part(decision: int, action: int) -> int:
     """The accusation entry (engine order, -1 for "none") an action names at a decision."""
-    from envs.awkward_guests import actions as A
-    from envs.awkward_guests import game as G
+    from parlour.envs.awkward_guests import actions as A
+    from parlour.envs.awkward_guests import game as G
 
     if decision == G.D_MURDERER:
         return action - A.SUSPECT_0
@@ -168,8 +174,8 @@ def _part(decision: int, action: int) -> int:
 def _candidate_table(accomplice_possible: bool) -> np.ndarray:
     """(candidates, 5) ints in the engine's accusation order: murderer, motive, weapon,
     accomplice (-1: none), accomplice motive (-1: none), aligned with ``candidate_mask()``."""
-    from envs.awkward_guests import actions as A
-    from envs.awkward_guests.deduction import candidate_solutions
+    from parlour.envs.awkward_guests import actions as A
+    from parlour.envs.awkward_guests.deduction import candidate_solutions
 
     def idx(names: tuple[str, ...], x: str | None) -> int:
         return -1 if x is None else names.index(x)
@@ -192,18 +198,25 @@ def _candidate_table(accomplice_possible: bool) -> np.ndarray:
 GAMES: dict[str, GameSpec] = {
     "audition": GameSpec(
         name="audition",
-        env_factory="envs.audition.env:raw_env",
+        env_factory="parlour.envs.audition.env:raw_env",
         min_players=2,
         max_players=6,
         players_option="num_players",
         baselines=("random", "audition.greedy", "audition.expert"),
         eval_baselines=("random", "audition.greedy"),
         training_options=("reward_mode",),
-        features_extractor="train.features:AuditionFeatures",
+        features_extractor="parlour.train.features:AuditionFeatures",
+        configurations=(
+            *((n, {}) for n in range(2, 7)),
+            (2, {"action_cards": 2, "uncertain_counts": True}),
+            (4, {"action_cards": 3}),
+            (6, {"uncertain_counts": True}),
+        ),
+        hidden_redeal="parlour.envs.audition.hidden:redeal",
     ),
     "guests": GameSpec(
         name="guests",
-        env_factory="envs.awkward_guests.env:raw_env",
+        env_factory="parlour.envs.awkward_guests.env:raw_env",
         min_players=1,
         max_players=8,
         players_option="num_players",
@@ -211,11 +224,34 @@ GAMES: dict[str, GameSpec] = {
         eval_baselines=("random", "guests.deducer"),
         training_options=("accusation_shaping", "solution_shaping"),
         wrapper_options=("accusation_shaping", "solution_shaping"),
-        shaping="train.games:GuestsShaping",
-        features_extractor="train.features:GuestsFeatures",
-        policy="train.features:GuestsPolicy",
+        shaping="parlour.train.games:GuestsShaping",
+        features_extractor="parlour.train.features:GuestsFeatures",
+        policy="parlour.train.features:GuestsPolicy",
+        configurations=(
+            (1, {}),
+            (2, {}),
+            (3, {"level": "medium"}),
+            (4, {"observation_mode": "deduced"}),
+            (6, {"cases": "classic"}),
+            (8, {"level": "hard"}),
+        ),
+        hidden_redeal="parlour.envs.awkward_guests.hidden:redeal",
     ),
 }
+
+
+def register_game(spec: GameSpec) -> GameSpec:
+    """Add a game (a plug-in) to the registry; registering the same spec twice is a no-op."""
+    known = GAMES.get(spec.name)
+    if known is not None and known != spec:
+        raise ValueError(f"a different game is already registered as {spec.name!r}")
+    GAMES[spec.name] = spec
+    return spec
+
+
+def all_games() -> list[GameSpec]:
+    """Every registered game, in registration order (the conformance suite runs over these)."""
+    return list(GAMES.values())
 
 
 def get_game(name: str) -> GameSpec:

@@ -20,8 +20,8 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from agents.base import Agent
-from agents.factory import make_agent
+from parlour.agents.base import Agent
+from parlour.agents.factory import make_agent
 
 
 class OpponentPool:

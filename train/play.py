@@ -59,12 +59,12 @@ class AuditionUI:
     default_opponent = "audition.greedy"
 
     def make_env(self, players: int, args: argparse.Namespace) -> Any:
-        from envs import audition_v0
+        from parlour.envs import audition_v0
 
         return audition_v0.raw_env(num_players=players, render_mode="ansi")
 
     def moves(self, env: Any, agent: str) -> list[Move]:
-        from envs.audition.moves import describe
+        from parlour.envs.audition.moves import describe
 
         view = env.player_view(agent)
         return [Move(a, describe(view, a)) for a in view.legal_actions]
@@ -77,7 +77,7 @@ class AuditionUI:
         return mine
 
     def describe_other(self, before: Any, after: Any, seat: int, action: int) -> str:
-        from envs.audition.moves import describe_public
+        from parlour.envs.audition.moves import describe_public
 
         return describe_public(before, after, seat, action)
 
@@ -96,7 +96,7 @@ class AuditionUI:
 
 
 def _cards(counts: tuple[int, ...]) -> str:
-    from envs.audition.moves import cards_text
+    from parlour.envs.audition.moves import cards_text
 
     return cards_text(counts)
 
@@ -125,20 +125,20 @@ class GuestsUI:
     default_opponent = "guests.deducer"
 
     def make_env(self, players: int, args: argparse.Namespace) -> Any:
-        from envs import awkward_guests_v0
+        from parlour.envs import awkward_guests_v0
 
         return awkward_guests_v0.raw_env(
             num_players=players, level=args.level or "easy", render_mode="ansi"
         )
 
     def moves(self, env: Any, agent: str) -> list[Move]:
-        from envs.awkward_guests.moves import describe
+        from parlour.envs.awkward_guests.moves import describe
 
         view = env.player_view(agent)
         return [Move(a, describe(view, a)) for a in view.legal_actions]
 
     def private(self, env: Any, agent: str) -> str:
-        from envs.awkward_guests.moves import card_line
+        from parlour.envs.awkward_guests.moves import card_line
 
         view = env.player_view(agent)
         lines = [f"You are {agent}. Your hand ({len(view.hand)} cards):"]
@@ -156,7 +156,7 @@ class GuestsUI:
         return "\n".join(lines)
 
     def describe_other(self, before: Any, after: Any, seat: int, action: int) -> str:
-        from envs.awkward_guests.moves import describe_public
+        from parlour.envs.awkward_guests.moves import describe_public
 
         return describe_public(before, after, seat, action)
 
@@ -174,14 +174,14 @@ class GuestsUI:
         }
 
     def run_extra(self, command: str, env: Any, agent: str) -> str:
-        from envs.awkward_guests.moves import notebook_sheet
+        from parlour.envs.awkward_guests.moves import notebook_sheet
 
         if command == "notebook":
             return notebook_sheet(env.player_view(agent))
         raise KeyError(command)
 
     def final(self, env: Any, info: dict) -> str:
-        from envs.awkward_guests.moves import card_line, proof
+        from parlour.envs.awkward_guests.moves import card_line, proof
 
         case = env.game.case  # the game is over: the solution may be shown
         sol = case.solution
@@ -220,7 +220,7 @@ class Session:
     """One game between a person (reading ``stdin``) and agents, printing to ``out``."""
 
     def __init__(self, args: argparse.Namespace, stdin: TextIO, out: TextIO) -> None:
-        from agents.factory import make_agent
+        from parlour.agents.factory import make_agent
 
         self.ui = UIS[args.game]
         self.stdin, self.out = stdin, out

@@ -3,7 +3,7 @@
 This is what SB3's ``MaskablePPO`` trains on. Per episode (``reset``):
 
 1. the learner's seat is drawn from the env's own seeded generator (``reset(seed=...)``);
-2. every other seat gets an opponent drawn from the :class:`~train.opponents.OpponentPool`;
+2. every other seat gets an opponent drawn from the :class:`~parlour.train.opponents.OpponentPool`;
 3. opponents play inside ``reset()``/``step()`` until it is the learner's turn, each acting on
    **its own** observation, mask and player view (never the learner's).
 
@@ -12,13 +12,13 @@ This is what SB3's ``MaskablePPO`` trains on. Per episode (``reset``):
 | ``observation_space`` | the game's flat ``Box`` observation (the learner's, egocentric) |
 | ``action_space`` | the game's ``Discrete`` actions |
 | ``action_masks()`` | the learner's current legal-action mask (``bool``), for ``MaskablePPO`` |
-| reward | the learner's AEC reward since its previous step (``env.last()``); in our games the final zero-sum reward, paid on the learner's **last** step — also when the game ends on an opponent's move, and also for a losing seat; plus the game's training-only reward shaping, if a wrapper option turns it on (:mod:`train.games`; Awkward Guests' ``accusation_shaping``, ``solution_shaping``) |
+| reward | the learner's AEC reward since its previous step (``env.last()``); in our games the final zero-sum reward, paid on the learner's **last** step — also when the game ends on an opponent's move, and also for a losing seat; plus the game's training-only reward shaping, if a wrapper option turns it on (:mod:`parlour.train.games`; Awkward Guests' ``accusation_shaping``, ``solution_shaping``) |
 | ``terminated`` | the learner's game is over: it won, lost, drew, was knocked out, or the game hit its own round limit |
 | ``truncated`` | always ``False`` (see below) |
 | final ``info`` | ``seat``, ``scores``, ``winners``, ``opponents`` (specs per seat), ``is_success``, ``round_limit`` (the game ended at its round limit: the AEC truncation) |
 
 It works for every player count (1 = solo: no opponents at all, the learner is seat 0) and
-every game in :mod:`train.games`. It steps the *raw* AEC env, so an illegal learner action
+every game in :mod:`parlour.train.games`. It steps the *raw* AEC env, so an illegal learner action
 raises ``ValueError`` instead of ending the game.
 
 **Players who are out.** In Awkward Guests a wrong accusation knocks a player out while the
@@ -41,8 +41,8 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from train.games import get_game, make_raw_env
-from train.opponents import OpponentPool
+from parlour.train.games import get_game, make_raw_env
+from parlour.train.opponents import OpponentPool
 
 
 class SingleSeatEnv(gym.Env):

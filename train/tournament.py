@@ -116,8 +116,8 @@ _WORKER: dict[str, Any] = {}
 def _init_worker(
     game: str, players: int, game_options: dict, specs: Sequence[str], seed: int
 ) -> None:
-    from agents.factory import make_agent
-    from train.games import make_raw_env
+    from parlour.agents.factory import make_agent
+    from parlour.train.games import make_raw_env
 
     if any(spec.startswith("ppo:") for spec in specs):
         import torch
@@ -338,7 +338,7 @@ def run_tournament(
     desc: str = "eval",
 ) -> dict[str, Any]:
     """Play the tournament and return :func:`summarize`'s result (plus settings and timing)."""
-    from train.games import get_game
+    from parlour.train.games import get_game
 
     get_game(game)
     specs = list(specs)

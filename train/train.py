@@ -5,17 +5,17 @@ parlour train configs/audition_2p.yaml            # train, evaluate, report
 parlour train configs/audition_2p.yaml --resume   # continue from runs/<name>/checkpoints/
 ```
 
-What a run does (config keys in :mod:`train.config`):
+What a run does (config keys in :mod:`parlour.train.config`):
 
-1. ``n_envs`` copies of :class:`~train.single_seat.SingleSeatEnv` (learner seat random per
-   episode, opponents from the :class:`~train.opponents.OpponentPool`) in a ``SubprocVecEnv``
+1. ``n_envs`` copies of :class:`~parlour.train.single_seat.SingleSeatEnv` (learner seat random per
+   episode, opponents from the :class:`~parlour.train.opponents.OpponentPool`) in a ``SubprocVecEnv``
    (``vec_env: dummy`` runs them in-process), each wrapped in SB3's ``Monitor``.
 2. ``MaskablePPO`` (sb3-contrib) learns for ``total_timesteps`` learner steps, with a progress
    bar; SB3's logger writes TensorBoard events and ``progress.csv`` to ``runs/<name>/logs/``
    (a resumed session to ``logs/resume_<steps>/``).
 3. Every ``opponents.snapshot_every`` steps the learner is saved to ``runs/<name>/snapshots/``
    and added to every worker's opponent pool (``env_method("add_snapshot", path)``).
-4. Every ``eval.every`` steps the learner plays a tournament (:mod:`train.tournament`, the same
+4. Every ``eval.every`` steps the learner plays a tournament (:mod:`parlour.train.tournament`, the same
    code as ``parlour eval``) against each of ``eval.agents``; win rates are logged (``eval/...``).
 5. Every ``checkpoint_every`` steps ``checkpoints/latest.zip`` and ``checkpoints/state.json``
    (evaluation history, snapshots, wall time) are written; ``--resume`` continues from them.
@@ -25,7 +25,7 @@ What a run does (config keys in :mod:`train.config`):
 
 Awkward Guests (``game: guests``): the learner's summaries (``report.json`` ``final`` and
 ``history``) add ``solved``, ``mean_rounds`` (rounds to a correct solution), ``wrong_accusations``
-(share) and ``accusations`` (:mod:`train.tournament`), and the final table shows them. Solo
+(share) and ``accusations`` (:mod:`parlour.train.tournament`), and the final table shows them. Solo
 (``players: 1``) there are no opponents: the learner and each baseline play the same deals alone
 (:func:`evaluate_model`), so the report gives the solve rate of the learner and of each baseline
 (``final[opp]["baseline"]``) side by side, and the learning curve the learner's solve rate.
@@ -46,7 +46,7 @@ from typing import Any
 
 import numpy as np
 
-from train.config import ConfigError, TrainConfig, load_config
+from parlour.train.config import ConfigError, TrainConfig, load_config
 
 HELP = "train a MaskablePPO agent from a YAML config (self-play, evaluation, report)"
 
@@ -83,8 +83,8 @@ def run(args: argparse.Namespace) -> int:
 def _make_env(cfg_dict: dict[str, Any]) -> Any:
     from stable_baselines3.common.monitor import Monitor
 
-    from train.opponents import OpponentPool
-    from train.single_seat import SingleSeatEnv
+    from parlour.train.opponents import OpponentPool
+    from parlour.train.single_seat import SingleSeatEnv
 
     o = cfg_dict["opponents"]
     pool = OpponentPool(
@@ -108,7 +108,7 @@ def make_vec_env(cfg: TrainConfig) -> Any:
 
 def eval_options(cfg: TrainConfig) -> dict[str, Any]:
     """Game options for evaluation (training-only options such as ``reward_mode`` removed)."""
-    from train.games import get_game
+    from parlour.train.games import get_game
 
     drop = get_game(cfg.game).training_options
     return {k: v for k, v in cfg.game_options.items() if k not in drop}
@@ -128,7 +128,7 @@ def build_model(cfg: TrainConfig, vec_env: Any) -> Any:
     import torch
     from sb3_contrib import MaskablePPO
 
-    from train.games import get_game
+    from parlour.train.games import get_game
 
     p = cfg.ppo
     activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[p.activation]
@@ -219,7 +219,7 @@ def evaluate_model(
     the same deals alone (``games / 2`` each), so the win rate is the solve rate and the
     baseline's entry is a reference on the same deals, not an opponent.
     """
-    from train.tournament import run_tournament
+    from parlour.train.tournament import run_tournament
 
     results = {}
     for opp in agents:
@@ -237,7 +237,7 @@ def evaluate_model(
     return results
 
 
-#: the Awkward Guests statistics of a tournament's agent entry (see :mod:`train.tournament`)
+#: the Awkward Guests statistics of a tournament's agent entry (see :mod:`parlour.train.tournament`)
 GUESTS_KEYS = ("solved", "mean_rounds", "wrong_accusations", "accusations")
 
 
@@ -353,8 +353,9 @@ def train(
 ) -> dict[str, Any]:
     """Run one training job; returns the report dictionary (also written to ``report.json``)."""
     import torch
-    from sb3_contrib import MaskablePPO
     from stable_baselines3.common.logger import configure
+
+    from parlour.agents.ppo import load_model
 
     run_dir = runs / cfg.name
     ckpt = run_dir / "checkpoints" / "latest.zip"
@@ -378,7 +379,7 @@ def train(
 
     vec_env = make_vec_env(cfg)
     if resume:
-        model = MaskablePPO.load(ckpt, env=vec_env, device="cpu")
+        model = load_model(ckpt, env=vec_env, device="cpu")
         for path in state.snapshots:
             vec_env.env_method("add_snapshot", path)
     else:
@@ -460,7 +461,7 @@ def _has_guests(report: dict[str, Any]) -> bool:
 
 
 def report_rows(report: dict[str, Any]) -> list[list[str]]:
-    from train.evaluate import guests_cells
+    from parlour.train.evaluate import guests_cells
 
     guests = _has_guests(report)
     rows = []
@@ -495,7 +496,7 @@ SOLO_HEADERS = [
 
 def report_headers(report: dict[str, Any]) -> list[str]:
     """The final table's columns (solo: :data:`SOLO_HEADERS`)."""
-    from train.evaluate import GUESTS_HEADERS
+    from parlour.train.evaluate import GUESTS_HEADERS
 
     if report["players"] == 1:
         return SOLO_HEADERS
@@ -538,7 +539,7 @@ def table_rows(report: dict[str, Any]) -> list[list[str]]:
 
 
 def report_markdown(report: dict[str, Any]) -> str:
-    from train.evaluate import markdown
+    from parlour.train.evaluate import markdown
 
     lines = [
         f"# Training report: {report['name']}",
@@ -570,7 +571,7 @@ def report_markdown(report: dict[str, Any]) -> str:
             "accusations that were wrong, of how many were made (an accusation ends a solo game).",
         ]
     elif _has_guests(report):
-        from train.evaluate import GUESTS_NOTE
+        from parlour.train.evaluate import GUESTS_NOTE
 
         lines += ["", GUESTS_NOTE]
     lines += ["", "![learning curve](learning_curve.png)", "", "## Evaluations during training", ""]
@@ -672,7 +673,7 @@ def write_report(report: dict[str, Any], run_dir: Path) -> None:
 def print_report(report: dict[str, Any]) -> None:
     from rich.table import Table
 
-    from train.evaluate import wide_console
+    from parlour.train.evaluate import wide_console
 
     table = Table(
         title=f"{report['name']}: {report['timesteps']} steps, train {report['train_wall_time_s']:.0f} s "

@@ -11,7 +11,7 @@ import argparse
 
 import numpy as np
 
-from envs.audition import rules as R
+from parlour.envs.audition import rules as R
 
 HELP = "watch one rendered game between random agents"
 
@@ -26,7 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from envs import audition_v0
+    from parlour.envs import audition_v0
 
     env = audition_v0.env(
         num_players=args.players,

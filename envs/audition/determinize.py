@@ -1,8 +1,8 @@
 """Audition — build a full engine state from one player's view (determinization).
 
 Search agents (``audition.expert``) may only use what their player knows: the
-:class:`~envs.audition.view.AuditionView`. :func:`determinize` turns such a view into an
-:class:`~envs.audition.rules.AuditionState` that agrees with everything the view shows and fills
+:class:`~parlour.envs.audition.view.AuditionView`. :func:`determinize` turns such a view into an
+:class:`~parlour.envs.audition.rules.AuditionState` that agrees with everything the view shows and fills
 in what it hides by sampling, with the caller's ``np.random.Generator``:
 
 | hidden in the view | filled in by |
@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.audition import rules as R
-from envs.audition.view import AuditionView
+from parlour.envs.audition import rules as R
+from parlour.envs.audition.view import AuditionView
 
 
 def determinize(view: AuditionView, rng: np.random.Generator) -> R.AuditionState:

@@ -1,11 +1,11 @@
-"""Audition — the PettingZoo AEC adapter (``envs.audition_v0``).
+"""Audition — the PettingZoo AEC adapter (``parlour.envs.audition_v0``).
 
 A 2–6 player set-collection card game (999 Games, design Robert Brouwer): draw a musician and
 place it with a conductor, or take a conductor with its musicians and sit out the round. Only
 soloists (exactly 1 card of a number: 1 point) and quartets (exactly 4: 5 points) score.
 
 ```python
-from envs import audition_v0
+from parlour.envs import audition_v0
 
 env = audition_v0.env(num_players=4, action_cards=("pass_left", "take_now"), render_mode="ansi")
 env.reset(seed=42)
@@ -20,7 +20,7 @@ for agent in env.agent_iter():
 | Actions | ``Discrete(27)`` |
 | Agents | ``player_0 … player_{n-1}``, ``n`` in 2..6 |
 | Observation | ``{"observation": Box(0, 1, (321,), float32), "action_mask": Box(0, 1, (27,), int8)}`` |
-| Import | ``from envs import audition_v0`` (also ``pettingzoo.make("aec", "parlour/Audition-v0")`` where the registry exists) |
+| Import | ``from parlour.envs import audition_v0`` (also ``pettingzoo.make("aec", "parlour/Audition-v0")`` where the registry exists) |
 
 Arguments
 ---------
@@ -65,7 +65,7 @@ Observation space
 -----------------
 
 Egocentric ``float32`` in ``[0, 1]``, one size for every player count; named parts are in
-``env.unwrapped.observation_layout`` (see :mod:`envs.audition.observation` for the table).
+``env.unwrapped.observation_layout`` (see :mod:`parlour.envs.audition.observation` for the table).
 Everything in Audition is public except the deck order, the variant-2 removed cards and the card
 another player has just drawn and not yet placed.
 
@@ -77,9 +77,9 @@ Paid once, when the game ends (``terminations`` all ``True``). ``"win"``: with w
 ``infos[agent]`` has ``phase`` always, and ``scores`` (agent → points) and ``winners`` (list of
 agents) once the game is over. Illegal actions: ``env()`` wraps the game in PettingZoo's
 ``TerminateIllegalWrapper`` (the offender gets −1, the game ends); ``raw_env().step`` raises
-:class:`~envs.audition.rules.IllegalActionError` and leaves the state unchanged.
+:class:`~parlour.envs.audition.rules.IllegalActionError` and leaves the state unchanged.
 
-Rules and rulings: :mod:`envs.audition.rules`.
+Rules and rulings: :mod:`parlour.envs.audition.rules`.
 
 Version history
 ---------------
@@ -94,12 +94,12 @@ from typing import Any
 import numpy as np
 from pettingzoo import AECEnv
 
-from envs.aec_common import TableGameAEC
-from envs.audition import rules as R
-from envs.audition.observation import ObservationEncoder
-from envs.audition.render import render_table
-from envs.audition.view import AuditionView, make_view
-from envs.wrappers import classic_wrappers
+from parlour.envs.aec_common import TableGameAEC
+from parlour.envs.audition import rules as R
+from parlour.envs.audition.observation import ObservationEncoder
+from parlour.envs.audition.render import render_table
+from parlour.envs.audition.view import AuditionView, make_view
+from parlour.envs.wrappers import classic_wrappers
 
 REWARD_MODES = ("win", "score")
 RENDER_MODES = ("ansi", "human")
@@ -218,5 +218,5 @@ class raw_env(TableGameAEC, AECEnv):
 
 def env(**kwargs: Any) -> AECEnv:
     """The wrapped environment: TerminateIllegal → AssertOutOfBounds → OrderEnforcing
-    (PettingZoo's classes, with fast attribute forwarding: see :mod:`envs.wrappers`)."""
+    (PettingZoo's classes, with fast attribute forwarding: see :mod:`parlour.envs.wrappers`)."""
     return classic_wrappers(raw_env(**kwargs), illegal_reward=-1)

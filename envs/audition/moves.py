@@ -7,8 +7,8 @@ move from what an onlooker sees (a drawn card is never named until it lies face 
 
 from __future__ import annotations
 
-from envs.audition import rules as R
-from envs.audition.view import AuditionView
+from parlour.envs.audition import rules as R
+from parlour.envs.audition.view import AuditionView
 
 
 def cards_text(counts: tuple[int, ...]) -> str:

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.audition import rules as R
+from parlour.envs.audition import rules as R
 
 N_SLOT_FEATURES = len(R.SLOT_KINDS) + 3 + R.MAX_NUMBER  # 23
 N_PLAYER_FEATURES = 4 + R.MAX_NUMBER + 2  # 19
@@ -78,7 +78,7 @@ _BY_13 = (np.arange(4 * R.MAX_NUMBER + 1, dtype=np.float64) * (1.0 / 13.0)).asty
 
 
 class ObservationEncoder:
-    """Encodes an :class:`~envs.audition.rules.AuditionState` for one observer at a time.
+    """Encodes an :class:`~parlour.envs.audition.rules.AuditionState` for one observer at a time.
 
     Incremental: the buffer keeps the last observation written, and only the parts that changed
     since are rewritten. What changed is read from the state's change stamps (``slot_ver``,

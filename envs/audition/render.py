@@ -7,7 +7,7 @@ phase. It never shows the deck order, the removed cards, or a card drawn but not
 
 from __future__ import annotations
 
-from envs.audition import rules as R
+from parlour.envs.audition import rules as R
 
 
 def _cards(counts) -> str:

@@ -2,7 +2,7 @@
 
 This module is the single source of truth for the rules of Audition (999 Games, Robert
 Brouwer) as written in ``shared/spec/audition.md``. The PettingZoo adapter
-(:mod:`envs.audition.env`) only encodes what this engine exposes.
+(:mod:`parlour.envs.audition.env`) only encodes what this engine exposes.
 
 Model
 -----

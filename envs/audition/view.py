@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from envs.audition import rules as R
+from parlour.envs.audition import rules as R
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@
 | 94 | ``NO_ACCOMPLICE`` | the accusation names no accomplice (medium and harder levels) |
 
 References, suspects, motives and weapons follow the order of the Walton board
-(:data:`envs.awkward_guests.board.WALTON`): ``REFERENCES``, ``SUSPECTS``, ``MOTIVES``,
+(:data:`parlour.envs.awkward_guests.board.WALTON`): ``REFERENCES``, ``SUSPECTS``, ``MOTIVES``,
 ``WEAPONS`` below.
 """
 

@@ -1,4 +1,4 @@
-"""Awkward Guests: The Walton Case — the PettingZoo AEC adapter (``envs.awkward_guests_v0``).
+"""Awkward Guests: The Walton Case — the PettingZoo AEC adapter (``parlour.envs.awkward_guests_v0``).
 
 A 1–8 player murder-mystery deduction game (Megacorpin Games, design Rodrigo Gonzalo García):
 trade case cards to collect clues in your notebook, then accuse the murderer, their motive and
@@ -6,7 +6,7 @@ weapon (and, from ``medium`` on, the accomplice and their motive) before anybody
 Cases are generated procedurally (``generate_case``) or taken from the 30 classic case files.
 
 ```python
-from envs import awkward_guests_v0
+from parlour.envs import awkward_guests_v0
 
 env = awkward_guests_v0.env(num_players=4, level="easy", render_mode="ansi")
 env.reset(seed=42)
@@ -21,8 +21,8 @@ for agent in env.agent_iter():
 | Actions | ``Discrete(95)`` |
 | Agents | ``player_0 … player_{n-1}``, ``n`` in 1..8 (1: the solo mode) |
 | Observation | ``{"observation": Box(0, 1, (1857,), float32), "action_mask": Box(0, 1, (95,), int8)}`` (``deduced``: 1928; ``seer`` adds 70) |
-| Import | ``from envs import awkward_guests_v0`` (also ``pettingzoo.make("aec", "parlour/AwkwardGuests-v0")`` where the registry exists) |
-| Solo Gymnasium env | ``gymnasium.make("parlour/AwkwardGuestsSolo-v0")`` (:mod:`envs.awkward_guests.solo`) |
+| Import | ``from parlour.envs import awkward_guests_v0`` (also ``pettingzoo.make("aec", "parlour/AwkwardGuests-v0")`` where the registry exists) |
+| Solo Gymnasium env | ``gymnasium.make("parlour/AwkwardGuestsSolo-v0")`` (:mod:`parlour.envs.awkward_guests.solo`) |
 
 Arguments
 ---------
@@ -40,7 +40,7 @@ observation_mode="notebook", deck_size=70, max_rounds=30, render_mode=None, seer
   cases of ``level``, chosen by the generator) or a list of case file paths (loaded and
   validated once, here; one is chosen per reset). A malformed file raises ``ValueError`` here.
 * ``observation_mode`` — ``"notebook"`` or ``"deduced"`` (adds the deduction engine's view of
-  the agent's own notebook; see :mod:`envs.awkward_guests.observation`).
+  the agent's own notebook; see :mod:`parlour.envs.awkward_guests.observation`).
 * ``deck_size`` — cards per generated case (24..200).
 * ``max_rounds`` — the round limit; the game is truncated after the Solution phase of that
   round.
@@ -79,10 +79,10 @@ Observation space
 -----------------
 
 Egocentric ``float32`` in ``[0, 1]``, one size for every player count and level; named parts
-are in ``env.unwrapped.observation_layout`` (table in :mod:`envs.awkward_guests.observation`):
+are in ``env.unwrapped.observation_layout`` (table in :mod:`parlour.envs.awkward_guests.observation`):
 the notebook (every fact the agent has seen, on a fixed grid), the hand, the public table
 and the agent's own pending decision. ``env.unwrapped.player_view(agent)`` returns the same
-information as a structured, read-only :class:`~envs.awkward_guests.view.GuestsView`.
+information as a structured, read-only :class:`~parlour.envs.awkward_guests.view.GuestsView`.
 
 Rewards
 -------
@@ -96,7 +96,7 @@ the round limit (``truncations`` all ``True``) — is a draw among the ``m`` pla
 each gets ``k/((n−1)·m)`` where ``k`` players are out (0 when nobody is out). Solo: ``+1 −
 0.01 × rounds`` for a correct accusation, ``−1`` for a wrong one, ``0`` at the round limit.
 Illegal actions: ``env()`` wraps the game in ``TerminateIllegalWrapper`` (the offender gets −1,
-the game ends); ``raw_env().step`` raises :class:`~envs.awkward_guests.game.IllegalActionError`
+the game ends); ``raw_env().step`` raises :class:`~parlour.envs.awkward_guests.game.IllegalActionError`
 and leaves the state unchanged.
 
 Infos
@@ -121,15 +121,15 @@ Extras
 ------
 
 * ``env.unwrapped.observation_layout`` — block name → slice of the observation vector.
-* ``env.unwrapped.player_view(agent)`` — a read-only :class:`~envs.awkward_guests.view.GuestsView`
+* ``env.unwrapped.player_view(agent)`` — a read-only :class:`~parlour.envs.awkward_guests.view.GuestsView`
   of exactly what the agent may know (hand with each card's facts, notebook cards, public
   table, own pending decision).
 * ``env.unwrapped.notebook(agent)`` — the agent's notebook grid
-  (:mod:`envs.awkward_guests.notebook`).
-* ``env.unwrapped.game`` — the engine state (:class:`~envs.awkward_guests.game.GuestsState`):
+  (:mod:`parlour.envs.awkward_guests.notebook`).
+* ``env.unwrapped.game`` — the engine state (:class:`~parlour.envs.awkward_guests.game.GuestsState`):
   hidden information, for debugging and tests only.
 
-Rules and rulings: :mod:`envs.awkward_guests.game`.
+Rules and rulings: :mod:`parlour.envs.awkward_guests.game`.
 
 Version history
 ---------------
@@ -147,8 +147,8 @@ from typing import Any
 import numpy as np
 from pettingzoo import AECEnv
 
-from envs.aec_common import TableGameAEC
-from envs.wrappers import classic_wrappers
+from parlour.envs.aec_common import TableGameAEC
+from parlour.envs.wrappers import classic_wrappers
 
 from . import actions as A
 from . import game as G
@@ -432,5 +432,5 @@ def final_stats(state: G.GuestsState, agents: list[str]) -> dict[str, Any]:
 
 def env(**kwargs: Any) -> AECEnv:
     """The wrapped environment: TerminateIllegal → AssertOutOfBounds → OrderEnforcing
-    (PettingZoo's classes, with fast attribute forwarding: see :mod:`envs.wrappers`)."""
+    (PettingZoo's classes, with fast attribute forwarding: see :mod:`parlour.envs.wrappers`)."""
     return classic_wrappers(raw_env(**kwargs), illegal_reward=-1)

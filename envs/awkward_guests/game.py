@@ -2,13 +2,13 @@
 
 This module is the single source of truth for how a game of *Awkward Guests: The Walton Case*
 is played (``shared/spec/awkward_guests.md`` §5, with the rulings below). The PettingZoo
-adapter (:mod:`envs.awkward_guests.env`) and the solo Gymnasium env
-(:mod:`envs.awkward_guests.solo`) only encode what this engine exposes.
+adapter (:mod:`parlour.envs.awkward_guests.env`) and the solo Gymnasium env
+(:mod:`parlour.envs.awkward_guests.solo`) only encode what this engine exposes.
 
 Model
 -----
 * :class:`GuestsConfig` — the table: ``num_players`` (1–8) and ``max_rounds`` (default 30).
-* :func:`new_game` — deals a game on a :class:`~envs.awkward_guests.case.Case`: shuffles the
+* :func:`new_game` — deals a game on a :class:`~parlour.envs.awkward_guests.case.Case`: shuffles the
   deck with the caller's ``np.random.Generator`` (or takes a fixed order of card ids, top
   first), deals 6 cards per seat in blocks (seat 0 the top 6, seat 1 the next 6, …) and picks
   the start seat.

@@ -3,7 +3,7 @@
 A player's notebook (the investigation sheet) is the union of the facts on every card they
 have seen. Each fact sets one or more cells of a fixed grid of ``NOTEBOOK_SIZE`` (364) cells;
 cells are only ever set, never cleared (knowledge is never lost). The grid is the
-``notebook`` block of the observation (:mod:`envs.awkward_guests.observation`).
+``notebook`` block of the observation (:mod:`parlour.envs.awkward_guests.observation`).
 
 | block | shape | a cell is 1 when the player has seen … |
 |---|---|---|

@@ -8,7 +8,7 @@ deck, accepted ones are read, noted and discarded, the payment goes to the disca
 
 ```python
 import gymnasium
-import envs  # registers the env
+import parlour  # noqa: F401  (registers the env)
 
 env = gymnasium.make("parlour/AwkwardGuestsSolo-v0", level="easy")
 obs, info = env.reset(seed=0)
@@ -22,7 +22,7 @@ while not done:
 
 | | |
 |---|---|
-| Actions | ``Discrete(95)`` — the AEC layout (:mod:`envs.awkward_guests.actions`) |
+| Actions | ``Discrete(95)`` — the AEC layout (:mod:`parlour.envs.awkward_guests.actions`) |
 | Observation | ``Box(0, 1, (1857,), float32)`` — the AEC ``observation`` vector for one player (``deduced``: 1928; ``seer`` adds 70) |
 | Masks | ``action_masks()`` (bool, length 95); also ``info["action_mask"]`` (int8) |
 | Reward | at the end only: correct accusation ``+1 − 0.01 × rounds played``; wrong ``−1``; round limit ``0`` (``truncated=True``) |
@@ -154,7 +154,7 @@ class AwkwardGuestsSoloEnv(gymnasium.Env):
         return {"rounds": int(self.game.round), "solved": solved, "is_success": solved}
 
     def player_view(self) -> GuestsView:
-        """What the player may know (see :mod:`envs.awkward_guests.view`)."""
+        """What the player may know (see :mod:`parlour.envs.awkward_guests.view`)."""
         return make_view(self.game, 0)
 
     def render(self) -> str | None:

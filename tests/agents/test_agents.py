@@ -5,13 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.audition_expert import ExpertAgent
-from agents.audition_greedy import GreedyAgent
-from agents.factory import make_agent
-from agents.random_agent import RandomAgent
-from envs import audition_v0
-from envs.audition import rules as R
-from envs.audition.view import make_view
+from parlour.agents.audition_expert import ExpertAgent
+from parlour.agents.audition_greedy import GreedyAgent
+from parlour.agents.factory import make_agent
+from parlour.agents.random_agent import RandomAgent
+from parlour.envs import audition_v0
+from parlour.envs.audition import rules as R
+from parlour.envs.audition.view import make_view
 
 VARIANTS = [
     {},
@@ -140,7 +140,7 @@ def test_greedy_places_where_it_helps_itself_and_not_the_next_player():
 @pytest.mark.parametrize("players", [2, 4, 6])
 @pytest.mark.parametrize("kw", [{}, {"action_cards": 2, "uncertain_counts": True}])
 def test_determinized_state_shows_the_same_view(players, kw):
-    from envs.audition.determinize import determinize
+    from parlour.envs.audition.determinize import determinize
 
     for moves in (0, 5, 17, 40, 80):
         state = _state_after(moves, players=players, seed=moves, **kw)
@@ -175,7 +175,7 @@ def test_expert_decides_from_the_view_only():
 
 
 def test_greedy_beats_random_fast():
-    from train.tournament import run_tournament
+    from parlour.train.tournament import run_tournament
 
     r = run_tournament("audition", 2, ["audition.greedy", "random"], 200, workers=1, progress=False)
     greedy = r["agents"][0]
@@ -184,7 +184,7 @@ def test_greedy_beats_random_fast():
 
 @pytest.mark.slow
 def test_greedy_beats_random_and_expert_beats_greedy():
-    from train.tournament import run_tournament
+    from parlour.train.tournament import run_tournament
 
     r = run_tournament("audition", 2, ["audition.greedy", "random"], 1000, seed=1, progress=False)
     assert r["agents"][0]["ci95"][0] > 0.5, r["agents"][0]

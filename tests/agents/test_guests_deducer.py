@@ -8,14 +8,14 @@ import dataclasses
 import numpy as np
 import pytest
 
-from agents.factory import make_agent
-from agents.guests_deducer import DeducerAgent, split_scores
-from envs.awkward_guests import actions as A
-from envs.awkward_guests import game as G
-from envs.awkward_guests.case import LEVELS
-from envs.awkward_guests.deduction import Deduction, candidate_solutions
-from envs.awkward_guests.env import raw_env
-from envs.awkward_guests.view import make_view
+from parlour.agents.factory import make_agent
+from parlour.agents.guests_deducer import DeducerAgent, split_scores
+from parlour.envs.awkward_guests import actions as A
+from parlour.envs.awkward_guests import game as G
+from parlour.envs.awkward_guests.case import LEVELS
+from parlour.envs.awkward_guests.deduction import Deduction, candidate_solutions
+from parlour.envs.awkward_guests.env import raw_env
+from parlour.envs.awkward_guests.view import make_view
 from tests.awkward_guests.game_helpers import generated_case
 
 
@@ -82,7 +82,7 @@ def test_deducer_and_variants_play_only_legal_actions(players):
 
 
 def test_deducer_beats_random_clearly():
-    from train.tournament import run_tournament
+    from parlour.train.tournament import run_tournament
 
     result = run_tournament(
         "guests", 2, ["guests.deducer", "random"], 40, seed=5, workers=1, progress=False

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.audition import rules as R
+from parlour.envs.audition import rules as R
 
 
 def deck_with_top(num_players: int, top: list[int]) -> list[int]:

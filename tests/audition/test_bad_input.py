@@ -7,8 +7,8 @@ import pickle
 import numpy as np
 import pytest
 
-from envs import audition_v0
-from envs.audition import rules as R
+from parlour.envs import audition_v0
+from parlour.envs.audition import rules as R
 
 
 @pytest.mark.parametrize(

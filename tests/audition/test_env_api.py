@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-from envs import audition_v0
-from envs.audition import rules as R
+from parlour.envs import audition_v0
+from parlour.envs.audition import rules as R
 from tests.audition.helpers import deck_with_top
 
 CONFIGS = [

@@ -6,8 +6,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from envs import audition_v0
-from envs.audition import rules as R
+from parlour.envs import audition_v0
+from parlour.envs.audition import rules as R
 
 
 def reference(state: R.AuditionState, observer: int, layout: dict[str, slice]) -> np.ndarray:

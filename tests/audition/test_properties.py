@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from envs import audition_v0
-from envs.audition import rules as R
+from parlour.envs import audition_v0
+from parlour.envs.audition import rules as R
 
 
 @st.composite

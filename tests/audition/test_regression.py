@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from envs import audition_v0
+from parlour.envs import audition_v0
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "audition_trajectories.json"
 CONFIGS = {

@@ -7,7 +7,7 @@ import pickle
 import numpy as np
 import pytest
 
-from envs.audition import rules as R
+from parlour.envs.audition import rules as R
 from tests.audition.helpers import (
     choose,
     counts,

@@ -25,8 +25,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from envs import audition_v0
-from envs.audition import rules as R
+from parlour.envs import audition_v0
+from parlour.envs.audition import rules as R
 
 # ----------------------------------------------------------------------------- spec constants
 # Written out from the spec, not imported from the implementation.

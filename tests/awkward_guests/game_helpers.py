@@ -13,10 +13,10 @@ import functools
 
 import numpy as np
 
-from envs.awkward_guests import actions as A
-from envs.awkward_guests import game as G
-from envs.awkward_guests.board import WALTON
-from envs.awkward_guests.case import Card, Case, Solution, World, make_card
+from parlour.envs.awkward_guests import actions as A
+from parlour.envs.awkward_guests import game as G
+from parlour.envs.awkward_guests.board import WALTON
+from parlour.envs.awkward_guests.case import Card, Case, Solution, World, make_card
 
 SOLUTION = Solution("greg", "stolen_recipe", "wrench")
 SOLUTION_ACC = Solution("greg", "stolen_recipe", "wrench", "angelica", "poisoned_chalice")
@@ -168,6 +168,6 @@ def random_policy(rng: np.random.Generator, no_accuse: bool = False):
 @functools.cache
 def generated_case(level: str, seed: int, deck_size: int = 70):
     """A generated case, cached per process (generation takes tens of ms)."""
-    from envs.awkward_guests import generate_case
+    from parlour.envs.awkward_guests import generate_case
 
     return generate_case(level, seed, deck_size)

@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from envs import awkward_guests_v0
-from envs.awkward_guests import actions as A
-from envs.awkward_guests import game as G
-from envs.awkward_guests.case import Solution
-from envs.awkward_guests.solo import AwkwardGuestsSoloEnv
+from parlour.envs import awkward_guests_v0
+from parlour.envs.awkward_guests import actions as A
+from parlour.envs.awkward_guests import game as G
+from parlour.envs.awkward_guests.case import Solution
+from parlour.envs.awkward_guests.solo import AwkwardGuestsSoloEnv
 
 from .game_helpers import SOLUTION, WRONG, accuse, deal_deck, game, padded_case
 

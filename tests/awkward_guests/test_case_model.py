@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from envs.awkward_guests.board import WALTON
-from envs.awkward_guests.case import (
+from parlour.envs.awkward_guests.board import WALTON
+from parlour.envs.awkward_guests.case import (
     ACCOMPLICE_LEVELS,
     CASE_FORMAT,
     LEVELS,
@@ -24,7 +24,7 @@ from envs.awkward_guests.case import (
     make_card,
     save_case,
 )
-from envs.awkward_guests.facts import (
+from parlour.envs.awkward_guests.facts import (
     FACT_FIELDS,
     fact_key,
     fact_refs,

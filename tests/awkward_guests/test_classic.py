@@ -6,14 +6,14 @@ from collections import Counter
 
 import pytest
 
-from envs.awkward_guests import LEVELS, load_classic, solve
-from envs.awkward_guests.classic import (
+from parlour.envs.awkward_guests import LEVELS, load_classic, solve
+from parlour.envs.awkward_guests.classic import (
     CLASSIC_CASES,
     classic_case_paths,
     classic_json,
     classic_path,
 )
-from envs.awkward_guests.truth import unsound_facts, world_violations
+from parlour.envs.awkward_guests.truth import unsound_facts, world_violations
 
 NUMBERS = [n for n, _, _ in CLASSIC_CASES]
 

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from envs.awkward_guests.board import WALTON
-from envs.awkward_guests.deduction import (
+from parlour.envs.awkward_guests.board import WALTON
+from parlour.envs.awkward_guests.deduction import (
     LOCAL_TYPES,
     Deduction,
     candidate_solutions,

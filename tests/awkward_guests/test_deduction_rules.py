@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs.awkward_guests.board import WALTON
-from envs.awkward_guests.case import Solution
-from envs.awkward_guests.deduction import (
+from parlour.envs.awkward_guests.board import WALTON
+from parlour.envs.awkward_guests.case import Solution
+from parlour.envs.awkward_guests.deduction import (
     Deduction,
     candidate_index,
     candidate_solutions,
@@ -563,7 +563,7 @@ def test_true_facts_keep_the_true_solution(seed):
 @pytest.mark.parametrize("level", ["beginner", "easy", "medium", "hard", "expert"])
 def test_solve_matches_brute_force_on_generated_decks(level):
     """Generated decks (full and a random third): the engine equals the literal reference."""
-    from envs.awkward_guests import generate_case
+    from parlour.envs.awkward_guests import generate_case
 
     case = generate_case(level, 7)
     facts = case.facts()

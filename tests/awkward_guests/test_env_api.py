@@ -12,11 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pettingzoo.test import api_test, seed_test
 
-from envs import awkward_guests_v0
-from envs.awkward_guests import actions as A
-from envs.awkward_guests import game as G
-from envs.awkward_guests.deduction import Deduction
-from envs.awkward_guests.notebook import NOTEBOOK_SIZE
+from parlour.envs import awkward_guests_v0
+from parlour.envs.awkward_guests import actions as A
+from parlour.envs.awkward_guests import game as G
+from parlour.envs.awkward_guests.deduction import Deduction
+from parlour.envs.awkward_guests.notebook import NOTEBOOK_SIZE
 
 from .game_helpers import SOLUTION, WRONG, generated_case, padded_case, v1, v3
 
@@ -317,7 +317,7 @@ def test_seer_appends_the_solution():
 
 
 def test_reset_options_case_path_deck_and_start(tmp_path):
-    from envs.awkward_guests import save_case
+    from parlour.envs.awkward_guests import save_case
 
     case = generated_case("hard", 3)
     path = tmp_path / "c.json"
@@ -350,7 +350,7 @@ def test_generated_cases_follow_the_seed_and_the_level():
 
 
 def test_classic_cases():
-    from envs.awkward_guests.classic import classic_case_paths
+    from parlour.envs.awkward_guests.classic import classic_case_paths
 
     if not all(p.exists() for p in classic_case_paths()):
         pytest.skip("the classic case files are not there yet")
@@ -479,7 +479,7 @@ def test_rewards_sum_to_zero_over_random_games_with_eliminations(n, level, p_acc
 
 
 def test_notebook_cells_of_every_fact_of_real_cases_are_distinct_names():
-    from envs.awkward_guests.notebook import card_cells, cell_name, fact_cells
+    from parlour.envs.awkward_guests.notebook import card_cells, cell_name, fact_cells
 
     names = {cell_name(i) for i in range(NOTEBOOK_SIZE)}
     assert len(names) == NOTEBOOK_SIZE  # every cell has its own readable name

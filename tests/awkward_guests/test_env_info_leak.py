@@ -17,11 +17,11 @@ import numpy as np
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from envs import awkward_guests_v0
-from envs.awkward_guests import actions as A
-from envs.awkward_guests import game as G
-from envs.awkward_guests.observation import ObservationEncoder
-from envs.awkward_guests.view import make_view
+from parlour.envs import awkward_guests_v0
+from parlour.envs.awkward_guests import actions as A
+from parlour.envs.awkward_guests import game as G
+from parlour.envs.awkward_guests.observation import ObservationEncoder
+from parlour.envs.awkward_guests.view import make_view
 
 from .game_helpers import WRONG, generated_case
 

@@ -1,5 +1,5 @@
 """The optimised (incremental, cached) observation encoder equals a plain reference encoding
-written from the layout table of ``envs.awkward_guests.observation``, for every observer, at
+written from the layout table of ``parlour.envs.awkward_guests.observation``, for every observer, at
 every step of random games (a second game reuses the encoder's buffers)."""
 
 from __future__ import annotations
@@ -10,13 +10,13 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from envs import awkward_guests_v0
-from envs.awkward_guests import actions as A
-from envs.awkward_guests import game as G
-from envs.awkward_guests.board import WALTON
-from envs.awkward_guests.case import LEVELS
-from envs.awkward_guests.deduction import Deduction
-from envs.awkward_guests.facts import FACT_TYPES
+from parlour.envs import awkward_guests_v0
+from parlour.envs.awkward_guests import actions as A
+from parlour.envs.awkward_guests import game as G
+from parlour.envs.awkward_guests.board import WALTON
+from parlour.envs.awkward_guests.case import LEVELS
+from parlour.envs.awkward_guests.deduction import Deduction
+from parlour.envs.awkward_guests.facts import FACT_TYPES
 
 from .game_helpers import generated_case
 

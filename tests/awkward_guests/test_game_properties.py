@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from envs.awkward_guests import actions as A
-from envs.awkward_guests import game as G
-from envs.awkward_guests.case import ACCOMPLICE_LEVELS
+from parlour.envs.awkward_guests import actions as A
+from parlour.envs.awkward_guests import game as G
+from parlour.envs.awkward_guests.case import ACCOMPLICE_LEVELS
 
 from .game_helpers import all_card_ids, generated_case
 

@@ -8,8 +8,8 @@ import pickle
 import numpy as np
 import pytest
 
-from envs.awkward_guests import actions as A
-from envs.awkward_guests import game as G
+from parlour.envs.awkward_guests import actions as A
+from parlour.envs.awkward_guests import game as G
 
 from .game_helpers import (
     SOLUTION,

@@ -8,17 +8,17 @@ import json
 import numpy as np
 import pytest
 
-from envs.awkward_guests import LEVELS, Case, Deduction, generate_case, solve
-from envs.awkward_guests.board import WALTON
-from envs.awkward_guests.case import ACCOMPLICE_LEVELS, card_refs, card_value, make_card
-from envs.awkward_guests.generator import (
+from parlour.envs.awkward_guests import LEVELS, Case, Deduction, generate_case, solve
+from parlour.envs.awkward_guests.board import WALTON
+from parlour.envs.awkward_guests.case import ACCOMPLICE_LEVELS, card_refs, card_value, make_card
+from parlour.envs.awkward_guests.generator import (
     MAX_DECK_SIZE,
     MIN_DECK_SIZE,
     RECIPES,
     verify_case,
 )
-from envs.awkward_guests.stats import cards_until_unique
-from envs.awkward_guests.truth import unsound_facts, world_violations
+from parlour.envs.awkward_guests.stats import cards_until_unique
+from parlour.envs.awkward_guests.truth import unsound_facts, world_violations
 
 FAST_SEEDS = (0, 1, 2, 3)
 SLOW_SEEDS = tuple(range(4, 40))

@@ -27,8 +27,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from envs import awkward_guests_v0
-from envs.awkward_guests import LEVELS, generate_case
+from parlour.envs import awkward_guests_v0
+from parlour.envs.awkward_guests import LEVELS, generate_case
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "guests_trajectories.json"
 

@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-import envs  # noqa: F401  (registers the env)
-from envs import awkward_guests_v0
-from envs.awkward_guests import actions as A
-from envs.awkward_guests import game as G
-from envs.awkward_guests.solo import AwkwardGuestsSoloEnv
+import parlour  # noqa: F401  (registers the env)
+from parlour.envs import awkward_guests_v0
+from parlour.envs.awkward_guests import actions as A
+from parlour.envs.awkward_guests import game as G
+from parlour.envs.awkward_guests.solo import AwkwardGuestsSoloEnv
 
 from .game_helpers import SOLUTION, WRONG, generated_case, padded_case, v1, v3
 

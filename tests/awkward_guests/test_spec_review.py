@@ -28,13 +28,13 @@ import math
 import numpy as np
 import pytest
 
-from envs import awkward_guests_v0
-from envs.awkward_guests import actions as A
-from envs.awkward_guests import game as G
-from envs.awkward_guests.case import Case, Solution, World, make_card
-from envs.awkward_guests.observation import ObservationEncoder
-from envs.awkward_guests.render import render_table
-from envs.awkward_guests.view import make_view
+from parlour.envs import awkward_guests_v0
+from parlour.envs.awkward_guests import actions as A
+from parlour.envs.awkward_guests import game as G
+from parlour.envs.awkward_guests.case import Case, Solution, World, make_card
+from parlour.envs.awkward_guests.observation import ObservationEncoder
+from parlour.envs.awkward_guests.render import render_table
+from parlour.envs.awkward_guests.view import make_view
 
 # ============================================================================ spec constants
 # (copied from the spec tables, not from the implementation)
@@ -969,7 +969,7 @@ def test_solo_no_matching_card_draw_two_note_discard():
 def _solo_gym(case, max_rounds=30):
     import gymnasium
 
-    import envs  # noqa: F401  (registers the env)
+    import parlour  # noqa: F401  (registers the env)
 
     env = gymnasium.make("parlour/AwkwardGuestsSolo-v0", max_rounds=max_rounds)
     env.reset(seed=0, options={"case": case, "deck": list(range(len(case.cards))), "start": 0})
@@ -1025,7 +1025,7 @@ def test_solo_truncation_zero():
 def test_solo_gym_contract_masks_illegal_action_and_seeding():
     import gymnasium
 
-    import envs  # noqa: F401
+    import parlour  # noqa: F401
 
     env = gymnasium.make("parlour/AwkwardGuestsSolo-v0")
     obs, info = env.reset(seed=11)
@@ -1068,7 +1068,7 @@ def test_solo_gym_check_env():
     import gymnasium
     from gymnasium.utils.env_checker import check_env
 
-    import envs  # noqa: F401
+    import parlour  # noqa: F401
 
     env = gymnasium.make("parlour/AwkwardGuestsSolo-v0", max_rounds=3)
     check_env(env.unwrapped, skip_render_check=True)
@@ -1393,7 +1393,7 @@ class ControlledRng:
 
 @functools.cache
 def gen_case(level, seed, deck_size):
-    from envs.awkward_guests import generate_case
+    from parlour.envs.awkward_guests import generate_case
 
     return generate_case(level, seed, deck_size)
 
@@ -1646,7 +1646,7 @@ def _check_observation(env, st, p, lay):
 
 @functools.cache
 def _cell_index():
-    from envs.awkward_guests.notebook import NOTEBOOK_SIZE, cell_name
+    from parlour.envs.awkward_guests.notebook import NOTEBOOK_SIZE, cell_name
 
     return {cell_name(i): i for i in range(NOTEBOOK_SIZE)}
 
@@ -1690,8 +1690,8 @@ def _expected_cells(cards):
 
 
 def test_notebook_grid_records_every_fact_of_every_level():
-    from envs.awkward_guests.facts import FACT_TYPES as IMPL_TYPES
-    from envs.awkward_guests.notebook import card_cells
+    from parlour.envs.awkward_guests.facts import FACT_TYPES as IMPL_TYPES
+    from parlour.envs.awkward_guests.notebook import card_cells
 
     assert list(IMPL_TYPES) == FACT_TYPES
     for k, level in enumerate(["beginner", "easy", "medium", "expert"]):
@@ -1701,7 +1701,7 @@ def test_notebook_grid_records_every_fact_of_every_level():
 
 
 def test_deduced_mode_matches_solver_over_own_notebook():
-    from envs.awkward_guests import solve
+    from parlour.envs.awkward_guests import solve
 
     case = gen_case("medium", 31, 70)
     env = awkward_guests_v0.raw_env(num_players=3, level="medium", observation_mode="deduced")
@@ -2127,7 +2127,7 @@ def test_mid_game_checkpoints_pickle_deepcopy_clone_continue_identically():
 
 
 def test_classic_cases_and_case_files_play_at_their_own_level(tmp_path):
-    from envs.awkward_guests import save_case
+    from parlour.envs.awkward_guests import save_case
 
     for level in ["beginner", "very_easy", "easy", "medium", "hard", "very_hard", "expert"]:
         e = awkward_guests_v0.raw_env(num_players=2, level=level, cases="classic")
@@ -2154,7 +2154,7 @@ def test_pettingzoo_and_gymnasium_registry_entries():
     import gymnasium
     import pettingzoo
 
-    import envs  # noqa: F401
+    import parlour  # noqa: F401
 
     e = pettingzoo.make("aec", "parlour/AwkwardGuests-v0", num_players=3)
     e.reset(seed=0)

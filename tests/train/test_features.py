@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 import torch
 
-from agents.audition_greedy import PTS, gain
-from envs import audition_v0
-from train.features import AuditionFeatures
+from parlour.agents.audition_greedy import PTS, gain
+from parlour.envs import audition_v0
+from parlour.train.features import AuditionFeatures
 
 
 @pytest.mark.parametrize(("players", "kw"), [(2, {}), (4, {"action_cards": 2}), (6, {})])

@@ -1,5 +1,5 @@
 """``parlour eval`` and training reports for Awkward Guests: the per-seat statistics of
-:mod:`train.tournament` (solved, rounds to a correct solution, wrong accusations), the
+:mod:`parlour.train.tournament` (solved, rounds to a correct solution, wrong accusations), the
 evaluation table, and the solo report (solve rates of the learner and the baselines)."""
 
 from __future__ import annotations
@@ -9,14 +9,14 @@ from typing import Any
 
 import pytest
 
-from agents import factory
-from envs.awkward_guests import actions as A
-from envs.awkward_guests import game as G
-from train import tournament
-from train.cli import main
-from train.evaluate import GUESTS_HEADERS, HEADERS, markdown
-from train.tournament import GameRecord, run_tournament, summarize
-from train.train import (
+from parlour.agents import factory
+from parlour.envs.awkward_guests import actions as A
+from parlour.envs.awkward_guests import game as G
+from parlour.train import tournament
+from parlour.train.cli import main
+from parlour.train.evaluate import GUESTS_HEADERS, HEADERS, markdown
+from parlour.train.tournament import GameRecord, run_tournament, summarize
+from parlour.train.train import (
     REPORT_HEADERS,
     SOLO_HEADERS,
     _learner_summary,

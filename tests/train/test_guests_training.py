@@ -14,14 +14,14 @@ import numpy as np
 import pytest
 import yaml
 
-from envs.awkward_guests import actions as A
-from envs.awkward_guests import game as G
-from envs.awkward_guests.deduction import Deduction, candidate_solutions
-from envs.awkward_guests.observation import make_layout
-from train.cli import main
-from train.games import get_game, make_raw_env
-from train.opponents import OpponentPool
-from train.single_seat import SingleSeatEnv
+from parlour.envs.awkward_guests import actions as A
+from parlour.envs.awkward_guests import game as G
+from parlour.envs.awkward_guests.deduction import Deduction, candidate_solutions
+from parlour.envs.awkward_guests.observation import make_layout
+from parlour.train.cli import main
+from parlour.train.games import get_game, make_raw_env
+from parlour.train.opponents import OpponentPool
+from parlour.train.single_seat import SingleSeatEnv
 
 LAYOUT = make_layout("deduced")
 DECISION = LAYOUT["pending_decision"]
@@ -264,8 +264,8 @@ def test_shaping_options_are_wrapper_options_dropped_for_evaluation():
     with pytest.raises(TypeError):
         make_raw_env("audition", 2, accusation_shaping=0.5)
 
-    from train.config import config_from_dict
-    from train.train import eval_options
+    from parlour.train.config import config_from_dict
+    from parlour.train.train import eval_options
 
     cfg = config_from_dict(
         {
@@ -389,7 +389,7 @@ def test_accusation_shaping_pays_for_possible_parts_zero_on_average(level):
 def test_guests_features_are_the_deduction_per_action():
     import torch
 
-    from train.features import PRIOR_SCALE, GuestsFeatures
+    from parlour.train.features import PRIOR_SCALE, GuestsFeatures
 
     plain = GuestsFeatures(SingleSeatEnv("guests", 2).observation_space)
     assert not plain.deduced and plain.features_dim == 1857 + 256
@@ -498,7 +498,7 @@ def test_tiny_guests_training_run(tmp_path, players, baselines, snapshot_every):
 
     from sb3_contrib import MaskablePPO
 
-    from agents.factory import make_agent
+    from parlour.agents.factory import make_agent
 
     model = MaskablePPO.load(run / "model.zip", device="cpu")
     assert model.observation_space.shape == (1928,)
@@ -517,8 +517,8 @@ def test_tiny_guests_training_run(tmp_path, players, baselines, snapshot_every):
 
 
 def _guests_model(mode: str, net_arch: list[int]):
-    from train.config import config_from_dict
-    from train.train import build_model, make_vec_env
+    from parlour.train.config import config_from_dict
+    from parlour.train.train import build_model, make_vec_env
 
     data = _tiny("policy", 1, {"random": 1.0}, 0)
     data["game_options"]["observation_mode"] = mode
@@ -530,7 +530,7 @@ def _guests_model(mode: str, net_arch: list[int]):
 def test_guests_policy_adds_one_shared_learned_weight_times_the_allowed_features():
     import torch
 
-    from train.features import PRIOR_SCALE, GuestsPolicy, PriorHead
+    from parlour.train.features import PRIOR_SCALE, GuestsPolicy, PriorHead
 
     model = _guests_model("deduced", [])
     policy = model.policy

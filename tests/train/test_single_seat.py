@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from envs.audition import rules as R
-from train.opponents import OpponentPool
-from train.single_seat import SingleSeatEnv
+from parlour.envs.audition import rules as R
+from parlour.train.opponents import OpponentPool
+from parlour.train.single_seat import SingleSeatEnv
 
 
 class SpyAgent:

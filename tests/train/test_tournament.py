@@ -8,8 +8,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from train.cli import main
-from train.tournament import arrangements, bradley_terry, run_tournament, wilson_interval
+from parlour.train.cli import main
+from parlour.train.tournament import arrangements, bradley_terry, run_tournament, wilson_interval
 
 
 def test_wilson_interval_known_values():
@@ -26,7 +26,7 @@ def test_wilson_interval_known_values():
 
 
 def test_chart_of_a_whitewash(tmp_path):
-    from train.evaluate import write_results
+    from parlour.train.evaluate import write_results
 
     agents = [
         {

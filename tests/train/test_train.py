@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from train.cli import main
-from train.config import ConfigError, config_from_dict, load_config
+from parlour.train.cli import main
+from parlour.train.config import ConfigError, config_from_dict, load_config
 
 CONFIGS = sorted((Path(__file__).parents[2] / "configs").glob("*.yaml"))
 
@@ -56,7 +56,7 @@ def test_bad_configs_raise_clear_errors(data, message):
 
 @pytest.mark.parametrize("path", CONFIGS, ids=[p.stem for p in CONFIGS])
 def test_shipped_configs_are_valid(path):
-    from train.games import get_game
+    from parlour.train.games import get_game
 
     cfg = load_config(path)
     assert cfg.name == path.stem
@@ -69,7 +69,7 @@ def test_features_can_be_switched_off():
 
 
 def test_learning_rate_decays_linearly_when_asked():
-    from train.train import learning_rate_schedule
+    from parlour.train.train import learning_rate_schedule
 
     assert learning_rate_schedule(3e-4, None) == 3e-4
     schedule = learning_rate_schedule(3e-4, 1e-5)
@@ -109,8 +109,8 @@ def test_tiny_training_run_produces_a_loadable_model_and_report(tmp_path, capsys
 
     from sb3_contrib import MaskablePPO
 
-    from agents.factory import make_agent
-    from train.single_seat import SingleSeatEnv
+    from parlour.agents.factory import make_agent
+    from parlour.train.single_seat import SingleSeatEnv
 
     model = MaskablePPO.load(run / "model.zip", device="cpu")
     env = SingleSeatEnv("audition", 2, {}, ["random"])
@@ -169,7 +169,7 @@ def test_tiny_training_run_produces_a_loadable_model_and_report(tmp_path, capsys
 
 
 def _tiny_model(seed: int, net_arch: list[int]):
-    from train.train import build_model, make_vec_env
+    from parlour.train.train import build_model, make_vec_env
 
     cfg = config_from_dict(dict(TINY, seed=seed, ppo=dict(TINY["ppo"], net_arch=net_arch)))
     return build_model(cfg, make_vec_env(cfg))
@@ -178,7 +178,7 @@ def _tiny_model(seed: int, net_arch: list[int]):
 def test_init_from_loads_the_weights_and_rejects_a_network_that_does_not_fit(tmp_path):
     import torch
 
-    from train.train import init_weights
+    from parlour.train.train import init_weights
 
     source = _tiny_model(1, [32, 32])
     source.save(tmp_path / "source.zip")
