@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import copy
 import pickle
+import random
 
 import numpy as np
 import pytest
 
 from parlour.envs import audition_v0
 from parlour.envs.audition import rules as R
+from tests.audition.driver import ACTION_KINDS, TOP, spec_deck
 
 
 @pytest.mark.parametrize(
@@ -25,6 +28,10 @@ from parlour.envs.audition import rules as R
         (dict(action_cards=-1), "action_cards"),
         (dict(action_cards="max_two"), "action_cards"),
         (dict(action_cards=True), "action_cards"),
+        (dict(num_players=3, action_cards=-1), "action_cards"),
+        (dict(num_players=3, action_cards=["max_two", "max_two"]), "action_cards"),
+        (dict(num_players=3, action_cards=["conductor"]), "action_cards"),
+        (dict(num_players=3, action_cards=["bogus"]), "action_cards"),
         (dict(uncertain_counts="yes"), "uncertain_counts"),
         (dict(reward_mode="points"), "reward_mode"),
         (dict(render_mode="rgb_array"), "render_mode"),
@@ -130,3 +137,44 @@ def test_infos_returned_earlier_are_not_mutated_later():
     info = env.last()[4]
     env.step(R.DRAW)
     assert info == {"phase": "turn"} and env.last()[4] == {"phase": "place"}
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        lambda n: spec_deck(n)[:-1],  # a card missing
+        lambda n: spec_deck(n) + [1],  # a card too many
+        lambda n: spec_deck(n)[:-1] + [TOP[n] + 1],  # a number not in play
+        lambda n: spec_deck(n + 1),  # the deck of another player count
+    ],
+)
+def test_fixed_deck_must_be_exactly_the_games_cards(bad):
+    env = audition_v0.raw_env(num_players=2)
+    with pytest.raises(ValueError):
+        env.reset(options={"deck": bad(2), "start": 0})
+
+
+def test_every_masked_out_action_is_rejected_and_every_masked_in_accepted():
+    rng = random.Random(3)
+    cards = spec_deck(3)
+    rng.shuffle(cards)
+    env = audition_v0.raw_env(num_players=3, action_cards=ACTION_KINDS[:3])
+    env.reset(seed=0, options={"deck": cards, "start": 0})
+    checked = 0
+    while not all(env.terminations.values()):
+        mask = env.observe(env.agent_selection)["action_mask"]
+        if checked < 20:
+            for a in range(27):
+                probe = copy.deepcopy(env)
+                if mask[a]:
+                    probe.step(a)
+                else:
+                    with pytest.raises(R.IllegalActionError):
+                        probe.step(a)
+                    # state unchanged after a rejected action
+                    assert probe.agent_selection == env.agent_selection
+                    np.testing.assert_array_equal(
+                        probe.observe(probe.agent_selection)["action_mask"], mask
+                    )
+            checked += 1
+        env.step(int(rng.choice(np.flatnonzero(mask).tolist())))

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
 from parlour.envs import audition_v0
 from parlour.envs.audition import rules as R
+from tests.audition.driver import DRAW, PLACE, Table, spec_deck
 
 
 def _observations(env) -> list[np.ndarray]:
@@ -81,3 +84,83 @@ def test_removed_cards_never_show():
         env_a.step(a)
         env_b.step(a)
     assert env_a.game.removed != env_b.game.removed
+
+
+def test_variant2_which_cards_are_removed_does_not_leak():
+    # two decks with identical first 40 cards but different removed sets are impossible
+    # (the removed set is determined by the first 40); instead: swap a removed card with one
+    # deep in the deck. Until that deck position is drawn, nothing may differ for anyone.
+    rng = random.Random(11)
+    cards = spec_deck(3)
+    rng.shuffle(cards)
+    i = 30
+    j = next(k for k in range(len(cards) - 5, len(cards)) if cards[k] != cards[i])
+    deck_a = list(cards)
+    deck_b = list(cards)
+    deck_b[i], deck_b[j] = deck_b[j], deck_b[i]
+    ga = Table(n=3, uncertain=True, deck=deck_a, start=1)
+    gb = Table(n=3, uncertain=True, deck=deck_b, start=1)
+    drawn = 0
+    while drawn <= i:
+        for p in range(3):
+            np.testing.assert_array_equal(ga.obs(p), gb.obs(p))
+            assert ga.view(p) == gb.view(p)
+        legal = ga.legal()
+        a = DRAW if DRAW in legal else min(legal)
+        before = ga.deck_size()
+        ga.step(a)
+        gb.step(a)
+        drawn += before - ga.deck_size()
+
+
+def test_deck_order_and_drawn_card_do_not_leak_to_others():
+    rng = random.Random(5)
+    cards = spec_deck(4)
+    rng.shuffle(cards)
+    i = 20
+    j = next(k for k in range(i + 1, len(cards)) if cards[k] != cards[i])
+    deck_b = list(cards)
+    deck_b[i], deck_b[j] = deck_b[j], deck_b[i]
+    ga = Table(n=4, action_cards=["take_now", "pass_left"], deck=cards, start=3, render_mode="ansi")
+    gb = Table(
+        n=4, action_cards=["take_now", "pass_left"], deck=deck_b, start=3, render_mode="ansi"
+    )
+    drawn = 0
+    rr = random.Random(1)
+    while True:
+        legal = sorted(ga.legal())
+        assert legal == sorted(gb.legal())
+        a = DRAW if DRAW in legal and rr.random() < 0.7 else rr.choice(legal)
+        before = ga.deck_size()
+        ga.step(a)
+        gb.step(a)
+        drawn += before - ga.deck_size()
+        if drawn > i:
+            break
+        for p in range(4):
+            np.testing.assert_array_equal(ga.obs(p), gb.obs(p))
+            assert ga.view(p) == gb.view(p)
+        assert ga.env.render() == gb.env.render()
+        assert ga.env.infos == gb.env.infos
+    # the card at position i has just been drawn and is not yet placed
+    assert ga.phase() == "place"
+    drawer = ga.cur
+    assert ga.block(drawer, "drawn_card").tolist() != gb.block(drawer, "drawn_card").tolist()
+    for p in range(4):
+        if p != drawer:
+            np.testing.assert_array_equal(ga.obs(p), gb.obs(p))
+            assert ga.view(p) == gb.view(p)
+            assert ga.view(p).drawn == 0
+    assert ga.env.render() == gb.env.render()
+    assert ga.env.infos == gb.env.infos
+
+
+def test_drawer_unseen_excludes_own_drawn_card_others_do_not():
+    g = Table(n=3, top=[6], start=0)
+    u_before = g.view(1).unseen[6]
+    g.step(DRAW)
+    assert g.view(0).drawn == 6 and g.view(0).unseen[6] == u_before - 1
+    assert g.view(1).drawn == 0 and g.view(1).unseen[6] == u_before
+    assert g.block(1, "drawn_card").sum() == 0 and g.block(2, "drawn_card").sum() == 0
+    g.step(PLACE(0))
+    assert g.view(1).unseen[6] == u_before - 1

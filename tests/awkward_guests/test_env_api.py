@@ -3,6 +3,7 @@ behaviour: spaces, layout, rewards, infos, render, pickling, views, registry, op
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import pickle
 
@@ -17,8 +18,24 @@ from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests import game as G
 from parlour.envs.awkward_guests.deduction import Deduction
 from parlour.envs.awkward_guests.notebook import NOTEBOOK_SIZE
+from parlour.envs.awkward_guests.view import make_view
 
 from .game_helpers import SOLUTION, WRONG, generated_case, padded_case, v1, v3
+from .scenario_helpers import (
+    CARD0,
+    MOT0,
+    MOTIVE_IDS,
+    NACT,
+    NO,
+    NOACC,
+    REFS,
+    SUS0,
+    SUSPECTS,
+    WEA0,
+    WEAPONS,
+    YES,
+    env_drain_dead,
+)
 
 LEVEL_OF = {
     1: "easy",
@@ -218,39 +235,6 @@ def test_render_ansi_shows_the_public_table_only():
         assert env2.render() is None
 
 
-def test_pickle_and_deepcopy_of_env_mid_game_continue_identically():
-    env = awkward_guests_v0.raw_env(num_players=4, level="medium", cases=_cases("medium"))
-    env.reset(seed=4)
-    rng = np.random.default_rng(4)
-
-    def act():
-        mask = env.observe(env.agent_selection)["action_mask"]
-        if not mask.any():
-            return None
-        if mask[A.NO] and mask[A.YES] and env.game.decision == G.D_SOLUTION:
-            return A.NO  # keep the game going
-        return int(rng.choice(np.flatnonzero(mask)))
-
-    for _ in range(60):
-        env.step(act())
-    clones = [pickle.loads(pickle.dumps(env)), copy.deepcopy(env)]
-    actions = []
-    for _ in range(200):
-        if not env.agents:
-            break
-        a = act()
-        actions.append(a)
-        env.step(a)
-    for c in clones:
-        for a in actions:
-            c.step(a)
-        assert c.rewards == env.rewards and c.agents == env.agents
-        for agent in env.agents:
-            np.testing.assert_array_equal(
-                c.observe(agent)["observation"], env.observe(agent)["observation"]
-            )
-
-
 def test_player_view_matches_the_observation_for_its_agent():
     env = awkward_guests_v0.raw_env(num_players=3, cases=_cases("easy"))
     env.reset(seed=2)
@@ -347,16 +331,6 @@ def test_generated_cases_follow_the_seed_and_the_level():
     assert e1.game.case.level == "very_hard"
     e1.reset()
     assert e1.game.case.to_json() != e2.game.case.to_json()  # a fresh case per reset
-
-
-def test_classic_cases():
-    from parlour.envs.awkward_guests.classic import classic_case_paths
-
-    if not all(p.exists() for p in classic_case_paths()):
-        pytest.skip("the classic case files are not there yet")
-    env = awkward_guests_v0.raw_env(num_players=2, level="expert", cases="classic")
-    env.reset(seed=0)
-    assert env.game.case.level == "expert"
 
 
 def test_registered_in_pettingzoo_registry():
@@ -525,3 +499,246 @@ def test_human_render_prints_once_per_finished_decision(capsys):
         if env.game.is_terminal:
             break
     assert capsys.readouterr().out.count("Awkward Guests —") == sum(deciders)
+
+
+def test_action_layout_matches_spec():
+    assert A.NUM_ACTIONS == NACT
+    assert list(A.REFERENCES) == REFS
+    assert list(A.SUSPECTS) == SUSPECTS
+    assert list(A.MOTIVES) == MOTIVE_IDS
+    assert list(A.WEAPONS) == WEAPONS
+    assert (A.CARD_0, A.YES, A.NO, A.SUSPECT_0, A.MOTIVE_0, A.WEAPON_0, A.NO_ACCOMPLICE) == (
+        CARD0,
+        YES,
+        NO,
+        SUS0,
+        MOT0,
+        WEA0,
+        NOACC,
+    )
+    assert A.MAX_HAND == 32
+    env = awkward_guests_v0.raw_env(num_players=3)
+    assert env.action_space("player_0").n == NACT
+
+
+@pytest.mark.parametrize("n,level", [(2, "easy"), (3, "medium"), (5, "easy"), (8, "hard")])
+def test_wrapped_env_masks_and_zero_sum_over_random_games(n, level):
+    env = awkward_guests_v0.env(num_players=n, level=level, max_rounds=6, deck_size=40)
+    for game_seed in range(2):
+        env.reset(seed=game_seed)
+        rng = np.random.default_rng(game_seed)
+        tot = {a: 0.0 for a in env.possible_agents}
+        notebooks: dict[str, np.ndarray] = {}
+        nb = env.unwrapped.observation_layout["notebook"]
+        k = 0
+        for agent in env.agent_iter(max_iter=20000):
+            obs, rew, term, trunc, info = env.last()
+            tot[agent] += rew
+            assert "phase" in info
+            if term or trunc:
+                env.step(None)
+                continue
+            grid = obs["observation"][nb]
+            if agent in notebooks:  # the notebook only grows
+                assert np.all(grid >= notebooks[agent])
+            notebooks[agent] = grid
+            mask = obs["action_mask"]
+            assert mask.dtype == np.int8 and mask.shape == (NACT,) and mask.sum() > 0
+            if k % 5 == 0:
+                for other in env.agents:
+                    if other != agent:
+                        assert env.observe(other)["action_mask"].sum() == 0
+                assert env.observation_space(agent).contains(obs)
+            k += 1
+            legal_ = np.flatnonzero(mask)
+            a = int(rng.choice(legal_))
+            u = env.unwrapped
+            if u.game.decision_name == "solution":
+                a = YES if rng.random() < 0.05 else NO
+            env.step(a)
+        assert sum(tot.values()) == pytest.approx(0.0, abs=1e-9)
+
+
+def test_player_view_is_read_only_cannot_reach_the_case():
+    # overview.md: player_view is "a structured, read-only view". The facts it hands out are
+    # the engine's own fact dicts: writing to them rewrites the hidden case (and the deduction
+    # and notebook of every player). A read-only view must not allow that.
+    case = generated_case("easy", 321, 40)
+    env = awkward_guests_v0.raw_env(num_players=2)
+    env.reset(seed=0, options={"case": case})
+    view = env.player_view("player_0")
+    card = view.hand[0].card
+    fact = card.facts[0]
+    original = dict(fact)
+    engine_fact = env.game.tables.cards[env.game.hands[0][0]].facts[0]
+    try:
+        with contextlib.suppress(TypeError):
+            fact["type"] = "tampered"
+        assert engine_fact == original, "mutating a player_view fact changed the engine's case"
+    finally:  # undo the damage (the generated case is cached for other tests)
+        if engine_fact != original:
+            engine_fact.clear()
+            engine_fact.update(original)
+
+
+def test_constructor_bad_arguments_raise_value_error_naming_them():
+    bad = {
+        "num_players": [0, 9, "3", True, 2.5],
+        "level": ["impossible", None],
+        "cases": ["nope", 3, []],
+        "observation_mode": ["full"],
+        "deck_size": [5, 1000, "70"],
+        "max_rounds": [0, -1, 1.5],
+        "render_mode": ["rgb_array"],
+        "seer": ["yes", 1],
+    }
+    for arg, values in bad.items():
+        for v in values:
+            with pytest.raises(ValueError, match=arg):
+                awkward_guests_v0.raw_env(**{arg: v})
+    env = awkward_guests_v0.raw_env(num_players=3)
+    assert env.config.max_rounds == 30  # default round limit
+    case = generated_case("easy", 1, 40)
+    with pytest.raises(ValueError):
+        env.reset(seed=0, options={"case": case, "deck": [c.id for c in case.cards][:-1]})
+    with pytest.raises(ValueError):
+        env.reset(seed=0, options={"case": case, "start": 3})
+
+
+def test_metadata_spaces_once_and_wrapper_chain():
+    from pettingzoo.utils import wrappers
+
+    e = awkward_guests_v0.env(num_players=4)
+    assert isinstance(e, wrappers.OrderEnforcingWrapper)
+    assert isinstance(e.env, wrappers.AssertOutOfBoundsWrapper)
+    assert isinstance(e.env.env, wrappers.TerminateIllegalWrapper)
+    assert isinstance(e.env.env.env, awkward_guests_v0.raw_env)
+    u = e.unwrapped
+    assert u.metadata == {
+        "name": "awkward_guests_v0",
+        "render_modes": ["ansi", "human"],
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+    assert u.possible_agents == [f"player_{i}" for i in range(4)]
+    assert u.observation_space("player_0") is u.observation_space("player_3")
+    assert u.observation_space("player_1") is u.observation_space("player_1")
+    assert u.action_space("player_0") is u.action_space("player_2")
+    sp = u.observation_space("player_0")
+    assert sp["action_mask"].dtype == np.int8 and sp["action_mask"].shape == (NACT,)
+    assert sp["observation"].dtype == np.float32
+
+
+def _trajectory(seed, n=3, steps=400, noise=None):
+    import random
+
+    if noise is not None:
+        np.random.seed(noise)  # noqa: NPY002
+        random.seed(noise)
+    e = awkward_guests_v0.raw_env(num_players=n, level="medium", max_rounds=4, deck_size=30)
+    e.reset(seed=seed)
+    rng = np.random.default_rng(0)
+    out = []
+    for _ in range(steps):
+        st = e.game
+        if st.is_terminal:
+            break
+        lg = st.legal_actions()
+        a = NO if st.decision_name == "solution" else int(rng.choice(lg))
+        e.step(a)
+        env_drain_dead(e)
+        if e.agents:
+            out.append(e.observe(e.agent_selection)["observation"])
+    return out
+
+
+def test_same_seed_same_trajectory_and_no_global_rng_use():
+    import random
+
+    t1 = _trajectory(5, noise=1)
+    t2 = _trajectory(5, noise=2)
+    assert len(t1) == len(t2) and all(np.array_equal(a, b) for a, b in zip(t1, t2, strict=True))
+    np.random.seed(123)  # noqa: NPY002
+    random.seed(123)
+    g0 = np.random.get_state()[1].copy()  # noqa: NPY002
+    r0 = random.getstate()
+    _trajectory(6)
+    g1 = np.random.get_state()[1]  # noqa: NPY002
+    assert np.array_equal(g1, g0) and random.getstate() == r0
+
+
+def test_mid_game_checkpoints_pickle_deepcopy_clone_continue_identically():
+    import pickle
+
+    case = generated_case("medium", 44, 24)  # small deck: reshuffles (the state's generator) happen
+    e = awkward_guests_v0.raw_env(num_players=3, level="medium", max_rounds=10)
+    e.reset(seed=8, options={"case": case})
+    rng = np.random.default_rng(8)
+
+    def pick(st):
+        lg = st.legal_actions()
+        return NO if st.decision_name == "solution" else int(rng.choice(lg))
+
+    for _ in range(60):
+        e.step(pick(e.game))
+        env_drain_dead(e)
+    e2 = pickle.loads(pickle.dumps(e))
+    e3 = copy.deepcopy(e)
+    s_clone = e.game.clone()
+    snap = make_view(e.game, 0)
+    s_clone.apply(s_clone.legal_actions()[0])
+    assert make_view(e.game, 0) == snap  # the clone is independent
+    revealed_before = len(e.game.revealed)
+    for _ in range(400):
+        if e.game.is_terminal:
+            break
+        a = pick(e.game)
+        for x in (e, e2, e3):
+            x.step(a)
+            env_drain_dead(x)
+        if e.agents:
+            ag = e.agent_selection
+            o = e.observe(ag)["observation"]
+            assert np.array_equal(o, e2.observe(ag)["observation"])
+            assert np.array_equal(o, e3.observe(ag)["observation"])
+        assert [e.game.hand_ids(p) for p in range(3)] == [e2.game.hand_ids(p) for p in range(3)]
+        assert e.game.deck == e2.game.deck == e3.game.deck
+    assert len(e.game.revealed) > revealed_before  # a reshuffle happened after the checkpoint
+
+
+def test_classic_cases_and_case_files_play_at_their_own_level(tmp_path):
+    from parlour.envs.awkward_guests import save_case
+
+    for level in ["beginner", "very_easy", "easy", "medium", "hard", "very_hard", "expert"]:
+        e = awkward_guests_v0.raw_env(num_players=2, level=level, cases="classic")
+        e.reset(seed=0)
+        assert e.game.case.level == level
+    case = generated_case("medium", 12, 40)
+    path = tmp_path / "case.json"
+    save_case(case, path)
+    e = awkward_guests_v0.raw_env(num_players=3, level="easy", cases=[path])
+    e.reset(seed=0)
+    assert e.game.case.solution == case.solution and e.game.case.accomplice_possible
+    e = awkward_guests_v0.raw_env(num_players=3, level="easy")
+    e.reset(seed=0, options={"case": str(path)})
+    assert e.game.case.solution == case.solution
+
+
+def test_pettingzoo_api_test():
+    from pettingzoo.test import api_test
+
+    api_test(awkward_guests_v0.env(num_players=3, max_rounds=3, deck_size=30), num_cycles=300)
+
+
+def test_pettingzoo_and_gymnasium_registry_entries():
+    import gymnasium
+    import pettingzoo
+
+    import parlour  # noqa: F401
+
+    e = pettingzoo.make("aec", "parlour/AwkwardGuests-v0", num_players=3)
+    e.reset(seed=0)
+    assert e.unwrapped.possible_agents == ["player_0", "player_1", "player_2"]
+    g = gymnasium.make("parlour/AwkwardGuestsSolo-v0")
+    g.reset(seed=0)
+    assert g.unwrapped.game.num_players == 1

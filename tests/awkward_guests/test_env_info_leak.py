@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
+import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
@@ -21,9 +22,26 @@ from parlour.envs import awkward_guests_v0
 from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests import game as G
 from parlour.envs.awkward_guests.observation import ObservationEncoder
+from parlour.envs.awkward_guests.render import render_table
 from parlour.envs.awkward_guests.view import make_view
 
-from .game_helpers import WRONG, generated_case
+from .game_helpers import WRONG, generated_case, slot
+from .scenario_helpers import (
+    NO,
+    SOLO_ASK,
+    WRONG_ACC,
+    YES,
+    S,
+    W,
+    accusation,
+    build_case,
+    deck_for,
+    engine,
+    env_drain_dead,
+    make_bids,
+    pass_turn_any,
+    ref_act,
+)
 
 LEVELS = ("beginner", "easy", "medium", "expert")
 
@@ -248,3 +266,287 @@ def test_the_next_decider_cannot_tell_whether_the_previous_one_accused():
             a.observe(agent)["observation"], b.observe(agent)["observation"]
         )
         assert a.player_view(agent) == b.player_view(agent)
+
+
+def _random_states(n, level, seed, count, p_acc=0.02):
+    """Engine states sampled along a random game (accusations rare and random)."""
+    if n == 1:
+        p_acc = 0.0  # a solo accusation ends the game
+    case = generated_case(level, seed, 40)
+    state = engine(case, n, start=seed % n, seed=seed, max_rounds=12)
+    rng = np.random.default_rng(seed)
+    out = []
+    picks = set(int(x) for x in rng.choice(400, size=count, replace=False))
+    for step in range(400):
+        if state.is_terminal:
+            break
+        if step in picks:
+            out.append(state.clone())
+        lg = state.legal_actions()
+        if state.decision_name == "solution":
+            a = YES if rng.random() < p_acc else NO
+        else:
+            a = int(rng.choice(lg))
+        state.apply(a)
+    return out
+
+
+def _perturb_hidden(state, p, rng, other_solution):
+    """Same state as seen by ``p``: cards ``p`` never saw are permuted among the other hands, the
+    deck and the discard pile (hand sizes kept; offered cards untouched); another solution."""
+    s2 = state.clone()
+    unseen = ~state.seen[p]
+    slots = []
+    for q in range(state.num_players):
+        if q == p:
+            continue
+        for i, c in enumerate(s2.hands[q]):
+            if unseen[c] and c not in s2.selected[q]:
+                slots.append(("h", q, i))
+    for i, c in enumerate(s2.deck):
+        if unseen[c]:
+            slots.append(("d", 0, i))
+    for i, c in enumerate(s2.discard):
+        if unseen[c]:
+            slots.append(("x", 0, i))
+
+    def get(s):
+        kind, q, i = s
+        return {"h": lambda: s2.hands[q][i], "d": lambda: s2.deck[i], "x": lambda: s2.discard[i]}[
+            kind
+        ]()
+
+    cards = [get(s) for s in slots]
+    perm = list(rng.permutation(len(cards)))
+    for s, j in zip(slots, perm, strict=True):
+        kind, q, i = s
+        if kind == "h":
+            s2.hands[q][i] = cards[j]
+        elif kind == "d":
+            s2.deck[i] = cards[j]
+        else:
+            s2.discard[i] = cards[j]
+    for q in range(state.num_players):
+        if q != p:
+            s2.hands[q].sort()
+            s2.hand_version[q] += 1
+    case2 = dataclasses.replace(state.case, solution=other_solution)
+    s2.tables = G.case_tables(case2)
+    return s2
+
+
+@pytest.mark.parametrize(
+    "n,level", [(1, "easy"), (2, "medium"), (3, "easy"), (5, "hard"), (8, "medium")]
+)
+def test_hidden_information_does_not_change_observation_view_or_render(n, level):
+    rng = np.random.default_rng(n)
+    states = _random_states(n, level, 40 + n, 8)
+    assert states
+    for state in states:
+        other = WRONG_ACC if state.case.accomplice_possible else WRONG
+        for p in range(n):
+            if state.out[p]:
+                continue
+            s2 = _perturb_hidden(state, p, rng, other)
+            for mode in ("notebook", "deduced") if p == 0 else ("notebook",):
+                o1 = ObservationEncoder(mode).encode(state, p)
+                o2 = ObservationEncoder(mode).encode(s2, p)
+                assert np.array_equal(o1, o2), (mode, p, state.decision_name)
+            assert make_view(state, p) == make_view(s2, p)
+            if state.current_player == p:
+                assert np.array_equal(state.legal_mask(), s2.legal_mask())
+        # the rendered table is public: it may not depend on any hidden card or the solution
+        agents = [f"player_{i}" for i in range(n)]
+        assert render_table(state, agents) == render_table(_hide_all(state, rng, other), agents)
+
+
+def _hide_all(state, rng, other):
+    """Permute every card no player can see publicly (all hands, deck, discard), keep sizes."""
+    s2 = state.clone()
+    slots = []
+    for q in range(state.num_players):
+        for i, c in enumerate(s2.hands[q]):
+            if c not in s2.selected[q]:
+                slots.append(("h", q, i))
+    slots += [("d", 0, i) for i in range(len(s2.deck))]
+    slots += [("x", 0, i) for i in range(len(s2.discard))]
+    vals = [
+        s2.hands[q][i] if k == "h" else (s2.deck[i] if k == "d" else s2.discard[i])
+        for k, q, i in slots
+    ]
+    perm = rng.permutation(len(vals))
+    for (k, q, i), j in zip(slots, perm, strict=True):
+        if k == "h":
+            s2.hands[q][i] = vals[j]
+        elif k == "d":
+            s2.deck[i] = vals[j]
+        else:
+            s2.discard[i] = vals[j]
+    for q in range(state.num_players):
+        s2.hands[q].sort()
+    s2.tables = G.case_tables(dataclasses.replace(state.case, solution=other))
+    return s2
+
+
+def test_render_shows_no_hand_card_text():
+    case = generated_case("easy", 61, 40)
+    env = awkward_guests_v0.raw_env(num_players=4, level="easy", render_mode="ansi")
+    env.reset(seed=2, options={"case": case})
+    state = env.game
+    rng = np.random.default_rng(2)
+    for step in range(300):
+        if state.is_terminal:
+            break
+        if step % 20 == 0:
+            text = env.render()
+            public = {state.tables.ids[k] for k in state.revealed}
+            for p in range(4):
+                for c in state.hand_ids(p):
+                    if c not in public:
+                        assert case.card(c).text not in text
+            for k in state.deck:
+                assert state.tables.cards[k].text not in text or state.tables.ids[k] in public
+        lg = state.legal_actions()
+        env.step(NO if state.decision_name == "solution" else int(rng.choice(lg)))
+        env_drain_dead(env)
+
+
+@pytest.mark.parametrize("level", ["easy", "medium"])
+def test_pending_accusation_never_visible_to_anyone_else(level):
+    case = generated_case(level, 90, 40)
+    n = 4
+    env = awkward_guests_v0.raw_env(num_players=n, level=level, render_mode="ansi")
+    env.reset(seed=5, options={"case": case, "start": 0})
+    state = env.game
+    for _ in range(n):
+        pass_turn_any(state)
+    assert state.decision_name == "solution" and state.current_player == 0
+    agents = env.possible_agents
+    base = state.clone()
+
+    def snapshot(state, seats):
+        env.game = state
+        out = {}
+        for q in seats:
+            a = agents[q]
+            out[q] = (env.observe(a)["observation"].tobytes(), env.player_view(a), env.render())
+        return out
+
+    others = [1, 2, 3]
+    before = snapshot(base, others)
+    acc_possible = case.accomplice_possible
+    paths = {
+        "no": [NO],
+        "wrong": [YES, *accusation(WRONG_ACC if acc_possible else WRONG, acc_possible)],
+        "right": [YES, *accusation(case.solution, acc_possible)],
+    }
+    after = {}
+    for name, acts in paths.items():
+        s = base.clone()
+        for i, a in enumerate(acts):
+            s.apply(a)
+            if s.current_player == 0:  # mid-accusation: nobody else sees anything change
+                mid = snapshot(s, others)
+                for q in others:
+                    assert mid[q][0] == before[q][0], (name, i, q)
+                    assert mid[q][1] == before[q][1]
+                    assert mid[q][1].pending_accusation is None
+                    assert mid[q][2] == before[q][2]
+        assert s.current_player == 1 and s.decision_name == "solution"
+        after[name] = snapshot(s, others)
+    for q in others:
+        assert after["no"][q][0] == after["wrong"][q][0] == after["right"][q][0]
+        assert after["no"][q][1] == after["wrong"][q][1] == after["right"][q][1]
+        assert after["no"][q][2] == after["wrong"][q][2] == after["right"][q][2]
+
+
+def test_human_render_output_does_not_reveal_an_accusation(capsys):
+    # spec §5: in the env the Solution phase is sequential but "no one sees another's choice".
+    # With render_mode="human" the table is printed after every step: going on is one step
+    # (one print), an accusation is 4-6 steps (4-6 identical prints). Anybody watching the
+    # human render (e.g. a person playing against agents) learns that player_0 accused before
+    # deciding themselves. The public output must not depend on the hidden choice.
+    import copy
+
+    case = generated_case("easy", 90, 40)
+    env = awkward_guests_v0.raw_env(num_players=3, level="easy", render_mode="human")
+    env.reset(seed=5, options={"case": case, "start": 0})
+    state = env.game
+    for _ in range(3):
+        pass_turn_any(state)
+    env.agent_selection = "player_0"
+    assert state.decision_name == "solution" and state.current_player == 0
+    other = copy.deepcopy(env)
+    capsys.readouterr()
+    env.step(NO)
+    went_on = capsys.readouterr().out
+    for a in [YES, *accusation(WRONG, False)]:
+        other.step(a)
+    accused = capsys.readouterr().out
+    assert env.game.current_player == other.game.current_player == 1
+    assert accused == went_on
+
+
+def _swap(s2, old, new):
+    """Swap card ``old`` (offered / promised / on the table) with ``new`` (in the deck)."""
+    for q in range(s2.num_players):
+        if old in s2.hands[q]:
+            s2.hands[q] = sorted(new if c == old else c for c in s2.hands[q])
+            s2.hand_version[q] += 1
+        if old in s2.selected[q]:
+            s2.selected[q].discard(old)
+            s2.selected[q].add(new)
+    for b in s2.bids:
+        b.cards = sorted(new if c == old else c for c in b.cards)
+        b.payment = [new if c == old else c for c in b.payment]
+    s2.table = [new if c == old else c for c in s2.table]
+    s2.deck = [old if c == new else c for c in s2.deck]
+
+
+def _same_for(state, s2, seats):
+    for p in seats:
+        assert np.array_equal(
+            ObservationEncoder().encode(state, p), ObservationEncoder().encode(s2, p)
+        )
+        assert make_view(state, p) == make_view(s2, p)
+    agents = [f"player_{i}" for i in range(state.num_players)]
+    assert render_table(state, agents) == render_table(s2, agents)
+
+
+def test_offered_and_promised_cards_stay_face_down():
+    hands = [[0, 1, 2, 3, 4, 5], [6, 7, 8, 9, 10, 11], [12, 13, 14, 15, 16, 17]]
+    special = {
+        0: S(0),
+        1: S(1),
+        2: W(2, "wrench"),
+        6: S(6),
+        12: S(12),
+        13: W(13, "curtain_cord"),
+        30: S(30, "dark_powder"),
+        31: W(31, "frying_pan"),
+    }
+    case = build_case(special, total=40)
+    state = engine(case, 3, deck=deck_for(case, hands), start=0)
+    make_bids(state)
+    state.apply(YES)
+    state.apply(slot(state, 0, 2))  # promised, owed 1
+    assert state.decision_name == "pay"
+    s2 = state.clone()
+    _swap(s2, 6, 30)  # seat 1 offered another value-3 study card
+    _swap(s2, 2, 31)  # seat 0 promised another value-2 card
+    _same_for(state, s2, [2])  # seat 2 saw neither
+    s3 = state.clone()
+    _swap(s3, 2, 31)
+    _same_for(state, s3, [1])  # seat 1 has not yet seen what it will be paid
+
+
+def test_solo_deck_bid_cards_stay_face_down():
+    special = {6: S(6), 8: W(8, "curtain_cord"), 30: S(30, "dark_powder")}
+    case = build_case(special, total=60)
+    state = engine(case, 1, deck=list(range(60)), start=0)
+    for r in SOLO_ASK:
+        state.apply(ref_act(r))
+    assert state.decision_name == "answer"
+    s2 = state.clone()
+    _swap(s2, 6, 30)
+    _same_for(state, s2, [0])
