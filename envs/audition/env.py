@@ -97,12 +97,13 @@ from pettingzoo import AECEnv
 from parlour.envs.aec_common import TableGameAEC
 from parlour.envs.audition import rules as R
 from parlour.envs.audition.observation import ObservationEncoder
+from parlour.envs.audition.picture import draw_table
 from parlour.envs.audition.render import render_table
 from parlour.envs.audition.view import AuditionView, make_view
 from parlour.envs.wrappers import classic_wrappers
 
 REWARD_MODES = ("win", "score")
-RENDER_MODES = ("ansi", "human")
+RENDER_MODES = ("ansi", "human", "rgb_array")
 
 
 class raw_env(TableGameAEC, AECEnv):
@@ -214,6 +215,9 @@ class raw_env(TableGameAEC, AECEnv):
 
     def _table_text(self) -> str:
         return render_table(self.game, self.possible_agents)
+
+    def _table_picture(self) -> np.ndarray:
+        return draw_table(self.game, self.possible_agents, seer=self.seer)
 
 
 def env(**kwargs: Any) -> AECEnv:

@@ -154,10 +154,11 @@ from . import actions as A
 from . import game as G
 from .case import LEVELS, Case, load_case
 from .observation import OBSERVATION_MODES, ObservationEncoder
+from .picture import draw_table
 from .render import render_table
 from .view import GuestsView, make_view
 
-RENDER_MODES = ("ansi", "human")
+RENDER_MODES = ("ansi", "human", "rgb_array")
 CASE_SOURCES = ("generated", "classic")
 
 _CLASSIC_CACHE: dict[str, list[Case]] = {}
@@ -407,6 +408,9 @@ class raw_env(TableGameAEC, AECEnv):
 
     def _table_text(self) -> str:
         return render_table(self.game, self.possible_agents)
+
+    def _table_picture(self) -> np.ndarray:
+        return draw_table(self.game, self.possible_agents, seer=self.seer)
 
 
 def final_stats(state: G.GuestsState, agents: list[str]) -> dict[str, Any]:

@@ -51,14 +51,18 @@ from . import actions as A
 from . import game as G
 from .env import CaseSource, validate_common
 from .observation import ObservationEncoder
+from .picture import draw_table
 from .render import render_table
 from .view import GuestsView, make_view
+
+#: The name of the one seat in the rendered table.
+SEAT_NAME = "player"
 
 
 class AwkwardGuestsSoloEnv(gymnasium.Env):
     """The solo Gymnasium env (see the module docstring)."""
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 1}
 
     def __init__(
         self,
@@ -157,17 +161,26 @@ class AwkwardGuestsSoloEnv(gymnasium.Env):
         """What the player may know (see :mod:`parlour.envs.awkward_guests.view`)."""
         return make_view(self.game, 0)
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
             gymnasium.logger.warn(
-                "render() called without a render_mode; pass render_mode='ansi' or 'human'"
+                "render() called without a render_mode; "
+                "pass render_mode='ansi', 'human' or 'rgb_array'"
             )
             return None
-        text = render_table(self.game, ["player"])
+        if self.render_mode == "rgb_array":
+            return self._table_picture()
+        text = self._table_text()
         if self.render_mode == "human":
             print(text)
             return None
         return text
+
+    def _table_text(self) -> str:
+        return render_table(self.game, [SEAT_NAME])
+
+    def _table_picture(self) -> np.ndarray:
+        return draw_table(self.game, [SEAT_NAME], seer=self.seer)
 
     def close(self) -> None:
         pass

@@ -27,7 +27,7 @@ from parlour.envs.audition import rules as R
         (dict(action_cards=True), "action_cards"),
         (dict(uncertain_counts="yes"), "uncertain_counts"),
         (dict(reward_mode="points"), "reward_mode"),
-        (dict(render_mode="rgb_array"), "render_mode"),
+        (dict(render_mode="rgb_array_list"), "render_mode"),
         (dict(seer=1), "seer"),
     ],
 )

@@ -1,0 +1,209 @@
+"""Drawing helpers shared by the table pictures (``render_mode="rgb_array"``).
+
+The pictures of :mod:`parlour.envs.audition.picture` and :mod:`parlour.envs.awkward_guests.picture`
+are drawn on a :class:`Canvas`: Pillow's ``ImageDraw`` on an image :data:`SUPERSAMPLE` times the
+final size, shrunk at the end, so that lines, rounded boxes and text are all antialiased. Every
+coordinate given to a canvas is in final (logical) pixels. Text uses Pillow's bundled scalable
+font (``ImageFont.load_default(size=...)``, FreeType), so a picture is the same on every machine
+with the same Pillow.
+
+| name | what it is |
+|---|---|
+| :data:`TABLE` | the palette shared by both games (felt, panels, cards, text, highlights) |
+| :class:`Canvas` | rounded boxes, lines, arrows, circles and text (fitted, wrapped) |
+| :func:`save_picture` | render an env's table picture and write it as a PNG |
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+Color = tuple[int, int, int]
+Box = tuple[float, float, float, float]
+
+#: Drawing scale: the picture is drawn this many times larger, then shrunk (antialiasing).
+SUPERSAMPLE = 2
+#: The character put at the end of text cut to fit.
+ELLIPSIS = "…"
+
+#: The shared palette: a green card table, darker panels, ivory cards, navy card backs.
+TABLE: dict[str, Color] = {
+    "felt": (28, 86, 58),
+    "felt_dark": (20, 66, 44),
+    "panel": (35, 100, 68),
+    "panel_edge": (70, 138, 100),
+    "text": (246, 241, 226),
+    "text_dim": (184, 208, 190),
+    "ink": (38, 36, 33),
+    "ink_dim": (110, 104, 96),
+    "card": (251, 247, 236),
+    "card_edge": (120, 110, 92),
+    "back": (44, 58, 110),
+    "back_inner": (84, 102, 168),
+    "back_edge": (22, 30, 62),
+    "gold": (242, 193, 78),
+    "red": (214, 84, 72),
+    "green": (108, 196, 120),
+    "grey": (150, 150, 146),
+    "slot_empty": (52, 118, 84),
+}
+
+
+@functools.lru_cache(maxsize=64)
+def font(size: int) -> ImageFont.FreeTypeFont:
+    """Pillow's bundled scalable font at ``size`` pixels (cached)."""
+    return ImageFont.load_default(size=size)
+
+
+class Canvas:
+    """An RGB picture of ``width × height`` logical pixels, drawn :data:`SUPERSAMPLE`× larger."""
+
+    def __init__(self, width: int, height: int, background: Color) -> None:
+        self.width = width
+        self.height = height
+        self.s = SUPERSAMPLE
+        self.image = Image.new("RGB", (width * self.s, height * self.s), background)
+        self.draw = ImageDraw.Draw(self.image)
+
+    # -- geometry ------------------------------------------------------------------------
+
+    def _box(self, box: Box) -> list[float]:
+        return [v * self.s for v in box]
+
+    def rect(
+        self,
+        box: Box,
+        fill: Color | None = None,
+        outline: Color | None = None,
+        width: float = 1,
+        radius: float = 0,
+    ) -> None:
+        """A (rounded) rectangle ``(x0, y0, x1, y1)``."""
+        self.draw.rounded_rectangle(
+            self._box(box),
+            radius=radius * self.s,
+            fill=fill,
+            outline=outline,
+            width=max(1, round(width * self.s)) if outline else 0,
+        )
+
+    def line(self, points: list[tuple[float, float]], fill: Color, width: float = 1) -> None:
+        """A polyline through ``points`` (rounded joints)."""
+        pts = [(x * self.s, y * self.s) for x, y in points]
+        self.draw.line(pts, fill=fill, width=max(1, round(width * self.s)), joint="curve")
+
+    def dashed(
+        self, a: tuple[float, float], b: tuple[float, float], fill: Color, width: float, dash: float
+    ) -> None:
+        """A dashed straight line from ``a`` to ``b`` (dashes and gaps ``dash`` long)."""
+        length = float(np.hypot(b[0] - a[0], b[1] - a[1]))
+        steps = max(1, int(length // dash))
+        for k in range(0, steps, 2):
+            t0, t1 = k / steps, min(1.0, (k + 1) / steps)
+            p = (a[0] + (b[0] - a[0]) * t0, a[1] + (b[1] - a[1]) * t0)
+            q = (a[0] + (b[0] - a[0]) * t1, a[1] + (b[1] - a[1]) * t1)
+            self.line([p, q], fill, width)
+
+    def polygon(self, points: list[tuple[float, float]], fill: Color) -> None:
+        self.draw.polygon([(x * self.s, y * self.s) for x, y in points], fill=fill)
+
+    def circle(
+        self, center: tuple[float, float], r: float, fill: Color, outline: Color | None = None
+    ) -> None:
+        x, y = center
+        self.draw.ellipse(
+            self._box((x - r, y - r, x + r, y + r)),
+            fill=fill,
+            outline=outline,
+            width=self.s if outline else 0,
+        )
+
+    def arrow_head(
+        self, tip: tuple[float, float], frm: tuple[float, float], size: float, fill: Color
+    ) -> None:
+        """A filled triangle at ``tip``, pointing away from ``frm``."""
+        dx, dy = tip[0] - frm[0], tip[1] - frm[1]
+        norm = float(np.hypot(dx, dy)) or 1.0
+        ux, uy = dx / norm, dy / norm
+        base = (tip[0] - ux * size, tip[1] - uy * size)
+        half = size * 0.55
+        self.polygon(
+            [
+                tip,
+                (base[0] - uy * half, base[1] + ux * half),
+                (base[0] + uy * half, base[1] - ux * half),
+            ],
+            fill,
+        )
+
+    # -- text ----------------------------------------------------------------------------
+
+    def text_width(self, text: str, size: int) -> float:
+        return font(size * self.s).getlength(text) / self.s
+
+    def text(
+        self, xy: tuple[float, float], text: str, size: int, fill: Color, anchor: str = "la"
+    ) -> None:
+        """``text`` at ``xy`` (Pillow anchors: ``la`` left-top, ``mm`` centre, ``rs`` …)."""
+        x, y = xy
+        self.draw.text(
+            (x * self.s, y * self.s), text, font=font(size * self.s), fill=fill, anchor=anchor
+        )
+
+    def fit(self, text: str, size: int, max_width: float) -> str:
+        """``text``, cut and ended with an ellipsis if it is wider than ``max_width``."""
+        if self.text_width(text, size) <= max_width:
+            return text
+        while text and self.text_width(text + ELLIPSIS, size) > max_width:
+            text = text[:-1]
+        return text.rstrip() + ELLIPSIS
+
+    def wrap(self, text: str, size: int, max_width: float, max_lines: int) -> list[str]:
+        """``text`` broken into at most ``max_lines`` lines of at most ``max_width`` (the last
+        line ends with an ellipsis when text is left over)."""
+        lines: list[str] = []
+        words = text.split()
+        line = ""
+        for i, word in enumerate(words):
+            trial = f"{line} {word}".strip()
+            if self.text_width(trial, size) <= max_width or not line:
+                line = trial
+                continue
+            lines.append(line)
+            line = word
+            if len(lines) == max_lines:
+                rest = " ".join(words[i:])
+                lines[-1] = self.fit(lines[-1] + " " + rest, size, max_width)
+                return lines
+        if line:
+            lines.append(self.fit(line, size, max_width))
+        return lines
+
+    def text_lines(
+        self, xy: tuple[float, float], lines: list[str], size: int, fill: Color, leading: float
+    ) -> None:
+        x, y = xy
+        for k, line in enumerate(lines):
+            self.text((x, y + k * leading), line, size, fill)
+
+    # -- result --------------------------------------------------------------------------
+
+    def to_array(self) -> np.ndarray:
+        """The finished picture: an ``(height, width, 3)`` ``uint8`` array."""
+        small = self.image.reduce(self.s) if self.s > 1 else self.image
+        return np.asarray(small, dtype=np.uint8).copy()
+
+
+def save_picture(env: Any, path: str | Path) -> Path:
+    """Write the table picture of ``env`` (any parlour env, wrapped or not, after ``reset``)
+    as a PNG file at ``path``; the env's ``render_mode`` does not matter. Returns the path."""
+    picture = env.unwrapped._table_picture()
+    out = Path(path)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    Image.fromarray(picture).save(out, optimize=True)
+    return out
