@@ -11,12 +11,14 @@ with the same Pillow.
 |---|---|
 | :data:`TABLE` | the palette shared by both games (felt, panels, cards, text, highlights) |
 | :class:`Canvas` | rounded boxes, lines, arrows, circles and text (fitted, wrapped) |
+| :func:`header`, :func:`panel`, :func:`card_back` | the top band; a titled table panel; a card back |
 | :func:`save_picture` | render an env's table picture and write it as a PNG |
 """
 
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +54,37 @@ TABLE: dict[str, Color] = {
     "grey": (150, 150, 146),
     "slot_empty": (52, 118, 84),
 }
+
+
+@dataclass(frozen=True)
+class PanelStyle:
+    """Sizes shared by the panels and card backs of both pictures, in pixels."""
+
+    radius: int = 10
+    title_at: tuple[int, int] = (12, 8)
+    title_size: int = 13
+    card_radius: int = 5
+    back_inset_min: int = 3
+    back_inset_div: int = 9  # the inner frame of a back is inset by width / this
+    back_diamond_div: int = 5  # the diamond's half-size is the shorter side / this
+
+
+PANEL = PanelStyle()
+
+
+@dataclass(frozen=True)
+class HeaderStyle:
+    """The header band of both pictures (see :func:`header`), in pixels."""
+
+    margin: int = 20
+    line_y: int = 38  # the second line, below the top
+    title_size: int = 28
+    headline_size: int = 20
+    detail_size: int = 17
+    small_size: int = 13
+
+
+HEADER = HeaderStyle()
 
 
 @functools.lru_cache(maxsize=64)
@@ -197,6 +230,53 @@ class Canvas:
         """The finished picture: an ``(height, width, 3)`` ``uint8`` array."""
         small = self.image.reduce(self.s) if self.s > 1 else self.image
         return np.asarray(small, dtype=np.uint8).copy()
+
+
+def card_back(c: Canvas, x: float, y: float, size: tuple[int, int]) -> None:
+    """A card back (navy, a framed diamond), top-left at ``(x, y)``."""
+    w, h = size
+    c.rect(
+        (x, y, x + w, y + h),
+        fill=TABLE["back"],
+        outline=TABLE["back_edge"],
+        radius=PANEL.card_radius,
+    )
+    inset = max(PANEL.back_inset_min, w // PANEL.back_inset_div)
+    inner = (x + inset, y + inset, x + w - inset, y + h - inset)
+    c.rect(inner, outline=TABLE["back_inner"], width=1.5, radius=PANEL.card_radius / 2)
+    cx, cy, r = x + w / 2, y + h / 2, min(w, h) / PANEL.back_diamond_div
+    c.polygon([(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)], TABLE["back_inner"])
+
+
+def panel(
+    c: Canvas,
+    box: Box,
+    title: str,
+    edge: Color | None = None,
+    width: float = 1,
+    fill: Color | None = None,
+) -> None:
+    """A rounded table panel with a small title in its top-left corner."""
+    c.rect(
+        box,
+        fill=fill or TABLE["panel"],
+        outline=edge or TABLE["panel_edge"],
+        width=width,
+        radius=PANEL.radius,
+    )
+    tx, ty = PANEL.title_at
+    c.text((box[0] + tx, box[1] + ty), title, PANEL.title_size, TABLE["text_dim"])
+
+
+def header(c: Canvas, title: str, subtitle: str, headline: str, detail: str) -> None:
+    """The band at the top of a picture: the game's ``title`` and a ``subtitle`` on the left,
+    the ``headline`` (gold: whose decision, or the result) and a ``detail`` line on the right."""
+    x, y = HEADER.margin, HEADER.margin
+    right = c.width - HEADER.margin
+    c.text((x, y), title, HEADER.title_size, TABLE["text"])
+    c.text((x, y + HEADER.line_y), subtitle, HEADER.small_size, TABLE["text_dim"])
+    c.text((right, y), headline, HEADER.headline_size, TABLE["gold"], anchor="ra")
+    c.text((right, y + HEADER.line_y - 4), detail, HEADER.detail_size, TABLE["text"], anchor="ra")
 
 
 def save_picture(env: Any, path: str | Path) -> Path:

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from parlour.envs.audition import rules as R
-from parlour.envs.picture_kit import TABLE, Box, Canvas, Color
+from parlour.envs.picture_kit import TABLE, Box, Canvas, Color, card_back, header, panel
 
 
 @dataclass(frozen=True)
@@ -54,20 +54,36 @@ class Layout:
     player_h: int = 112
     bottom_h: int = 116
     radius: int = 10
+    pad: int = 14  # inner padding of a panel
+    content_y: int = 32  # where a panel's content starts, below its title
     pile_card: tuple[int, int] = (70, 94)
+    pile_gap: int = 22  # between the deck and the drawn card
     slot_card: tuple[int, int] = (36, 50)
+    slot_text_y: tuple[int, int, int] = (8, 11, 32)  # slot name, kind label, rule
+    slot_cards_y: int = 56
+    status_y: int = 14  # slot status, up from the bottom
     hand_card: tuple[int, int] = (38, 54)
     row_card: tuple[int, int] = (32, 44)
     deck_card: tuple[int, int] = (24, 34)
+    deck_rows: int = 2  # rows of the seer's deck panel
     card_gap: int = 6
+    count_y: int = 4  # a count below its card
+    label_y: int = 8  # a label below a pile
+    name_y: int = 10  # a player's name, down from the panel top
+    tag_y: int = 13
+    tag_gap: int = 14
+    empty_y: int = 18  # "empty" notes, below the content start
     pile_layers: int = 3
     pile_offset: int = 3
-    title_size: int = 28
+    card_radius: int = 4
+    band_inset: int = 3
+    band: float = 0.14  # the coloured band at the top and bottom of a card, of its height
+    number_scale: float = 0.42  # the number's size, of the card's height
+    quartet_ring: int = 3
     heading_size: int = 17
     label_size: int = 13
     small_size: int = 11
     score_size: int = 24
-    band: int = 7  # the coloured band at the top and bottom of a musician card
 
 
 L = Layout()
@@ -153,34 +169,20 @@ def _musician(c: Canvas, x: float, y: float, size: tuple[int, int], number: int)
     """A face-up musician card with its number, top-left at ``(x, y)``."""
     w, h = size
     color = NUMBER_COLORS[number]
-    c.rect((x, y, x + w, y + h), fill=PALETTE["card"], outline=PALETTE["card_edge"], radius=4)
-    band = max(4, h * L.band // 50)
-    c.rect((x + 3, y + 3, x + w - 3, y + 3 + band), fill=color, radius=2)
-    c.rect((x + 3, y + h - 3 - band, x + w - 3, y + h - 3), fill=color, radius=2)
-    c.text((x + w / 2, y + h / 2), str(number), int(h * 0.42), PALETTE["ink"], anchor="mm")
-
-
-def _back(c: Canvas, x: float, y: float, size: tuple[int, int]) -> None:
-    """A card back, top-left at ``(x, y)``."""
-    w, h = size
-    c.rect((x, y, x + w, y + h), fill=PALETTE["back"], outline=PALETTE["back_edge"], radius=5)
-    inset = max(3, w // 10)
-    c.rect(
-        (x + inset, y + inset, x + w - inset, y + h - inset),
-        outline=PALETTE["back_inner"],
-        width=1.5,
-        radius=3,
-    )
-    cx, cy, r = x + w / 2, y + h / 2, min(w, h) / 5
-    c.polygon([(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)], PALETTE["back_inner"])
+    edge, r, i = PALETTE["card_edge"], L.card_radius, L.band_inset
+    c.rect((x, y, x + w, y + h), fill=PALETTE["card"], outline=edge, radius=r)
+    band = max(i + 1, h * L.band)
+    c.rect((x + i, y + i, x + w - i, y + i + band), fill=color, radius=r / 2)
+    c.rect((x + i, y + h - i - band, x + w - i, y + h - i), fill=color, radius=r / 2)
+    size_pt = int(h * L.number_scale)
+    c.text((x + w / 2, y + h / 2), str(number), size_pt, PALETTE["ink"], anchor="mm")
 
 
 def _place(c: Canvas, x: float, y: float, size: tuple[int, int]) -> None:
-    """An empty place for a card (a dashed-looking outline)."""
+    """An empty place for a card."""
     w, h = size
-    c.rect(
-        (x, y, x + w, y + h), fill=PALETTE["slot_empty"], outline=PALETTE["panel_edge"], radius=4
-    )
+    box = (x, y, x + w, y + h)
+    c.rect(box, fill=PALETTE["slot_empty"], outline=PALETTE["panel_edge"], radius=L.card_radius)
 
 
 def _counted_cards(
@@ -198,75 +200,57 @@ def _counted_cards(
         if mark and k in SCORING:
             color = PALETTE[SCORING[k]]
             if k == R.SLOT_CAPACITY:
-                c.rect((x - 3, y - 3, x + w + 3, y + h + 3), outline=color, width=2, radius=6)
+                g = L.quartet_ring
+                ring = (x - g, y - g, x + w + g, y + h + g)
+                c.rect(ring, outline=color, width=2, radius=L.card_radius + g)
         _musician(c, x, y, size, v)
-        c.text((x + w / 2, y + h + 4), f"x{k}", L.small_size, color, anchor="ma")
+        c.text((x + w / 2, y + h + L.count_y), f"x{k}", L.small_size, color, anchor="ma")
         x += step
 
 
-def _panel(c: Canvas, box: Box, title: str, edge: Color | None = None, width: float = 1) -> None:
-    c.rect(
-        box,
-        fill=PALETTE["panel"],
-        outline=edge or PALETTE["panel_edge"],
-        width=width,
-        radius=L.radius,
-    )
-    c.text((box[0] + 12, box[1] + 8), title, L.label_size, PALETTE["text_dim"])
-
-
-# ----------------------------------------------------------------------------- parts
-
-
 def _header(c: Canvas, state: R.AuditionState, agents: list[str], seer: bool) -> None:
-    x0, y0 = L.margin, L.margin
-    c.text((x0, y0), "Audition", L.title_size, PALETTE["text"])
     sub = f"{state.num_players} players  ·  round {state.round}"
     if state.in_final:
         sub += "  ·  final phase"
     if seer:
         sub += "  ·  seer view (hidden cards shown)"
-    c.text((x0, y0 + 38), sub, L.label_size, PALETTE["text_dim"])
-    right = L.width - L.margin
     if state.is_terminal:
         win = ", ".join(agents[p] for p in state.winners())
-        c.text((right, y0 + 4), "Game over", L.heading_size, PALETTE["text"], anchor="ra")
-        c.text((right, y0 + 30), f"winner: {win}", L.heading_size + 3, PALETTE["gold"], anchor="ra")
-        return
-    who = agents[state.current_player]
-    c.text((right, y0 + 4), f"{who} to act", L.heading_size + 3, PALETTE["gold"], anchor="ra")
-    c.text((right, y0 + 34), PHASE_TEXT[state.phase], L.heading_size, PALETTE["text"], anchor="ra")
+        header(c, "Audition", sub, f"winner: {win}", "game over")
+    else:
+        who = agents[state.current_player]
+        header(c, "Audition", sub, f"{who} to act", PHASE_TEXT[state.phase])
 
 
 def _piles(c: Canvas, state: R.AuditionState, agents: list[str], seer: bool, top: float) -> None:
     x0 = L.margin
-    _panel(c, (x0, top, x0 + L.pile_col_w, top + L.slot_row_h), "Deck")
+    panel(c, (x0, top, x0 + L.pile_col_w, top + L.slot_row_h), "Deck")
     w, h = L.pile_card
-    px, py = x0 + 16, top + 32
+    px, py = x0 + L.pad, top + L.content_y
     deck = len(state.deck)
-    if deck:
-        layers = min(L.pile_layers, deck)
-        for k in range(layers - 1, -1, -1):
-            _back(c, px + k * L.pile_offset, py - k * L.pile_offset, L.pile_card)
-    else:
+    for k in range(min(L.pile_layers, deck) - 1, -1, -1):
+        card_back(c, px + k * L.pile_offset, py - k * L.pile_offset, L.pile_card)
+    if not deck:
         _place(c, px, py, L.pile_card)
-    c.text((px + w / 2, py + h + 8), f"{deck} cards", L.label_size, PALETTE["text"], anchor="ma")
-    dx = px + w + 22
-    c.text((dx + w / 2, top + 8), "Drawn", L.label_size, PALETTE["text_dim"], anchor="ma")
-    if state.drawn:
-        if seer:
-            _musician(c, dx, py, L.pile_card, state.drawn)
-        else:
-            _back(c, dx, py, L.pile_card)
-        name = agents[state.current]
-        c.text((dx + w / 2, py + h + 8), name, L.label_size, PALETTE["gold"], anchor="ma")
-    else:
+    label_y = py + h + L.label_y
+    c.text((px + w / 2, label_y), f"{deck} cards", L.label_size, PALETTE["text"], anchor="ma")
+    dx = px + w + L.pile_gap
+    c.text((dx + w / 2, top + L.label_y), "Drawn", L.label_size, PALETTE["text_dim"], anchor="ma")
+    if not state.drawn:
         _place(c, dx, py, L.pile_card)
+    elif seer:
+        _musician(c, dx, py, L.pile_card, state.drawn)
+    else:
+        card_back(c, dx, py, L.pile_card)
+    if state.drawn:
+        drawer = agents[state.current]
+        c.text((dx + w / 2, label_y), drawer, L.label_size, PALETTE["gold"], anchor="ma")
     if state.removed:
         text = f"{len(state.removed)} removed unseen"
         if seer:
             text = "removed: " + " ".join(str(v) for v in sorted(state.removed))
-        c.text((x0 + 16, top + L.slot_row_h - 18), text, L.small_size, PALETTE["text_dim"])
+        y = top + L.slot_row_h - L.empty_y
+        c.text((px, y), text, L.small_size, PALETTE["text_dim"])
 
 
 def _slot(c: Canvas, state: R.AuditionState, s: int, box: Box) -> None:
@@ -274,41 +258,31 @@ def _slot(c: Canvas, state: R.AuditionState, s: int, box: Box) -> None:
     taken = state.slot_taken[s]
     kind = R.SLOT_KINDS[state.slot_kinds[s]]
     label, rule = KIND_TEXT[kind]
-    fill = PALETTE["taken"] if taken else PALETTE["panel"]
     action = kind != R.CONDUCTOR
+    fill = PALETTE["taken"] if taken else PALETTE["panel"]
     edge = PALETTE["gold"] if action else PALETTE["panel_edge"]
     c.rect(box, fill=fill, outline=edge, width=1.5 if action else 1, radius=L.radius)
-    c.text((x0 + 10, y0 + 8), f"Slot {s}", L.heading_size, PALETTE["text"])
-    c.text(
-        (x1 - 10, y0 + 11),
-        label,
-        L.label_size,
-        edge if action else PALETTE["text_dim"],
-        anchor="ra",
-    )
-    c.text(
-        (x0 + 10, y0 + 32),
-        c.fit(rule, L.small_size, x1 - x0 - 20),
-        L.small_size,
-        PALETTE["text_dim"],
-    )
-    cap = state.slot_capacity(s)
-    room = x1 - x0 - 2 * L.card_gap - (R.SLOT_CAPACITY - 1) * L.card_gap
-    w = min(L.slot_card[0], int(room / R.SLOT_CAPACITY))
+    name_y, label_y, rule_y = (y0 + dy for dy in L.slot_text_y)
+    pad = L.pad - 4
+    c.text((x0 + pad, name_y), f"Slot {s}", L.heading_size, PALETTE["text"])
+    label_color = edge if action else PALETTE["text_dim"]
+    c.text((x1 - pad, label_y), label, L.label_size, label_color, anchor="ra")
+    rule = c.fit(rule, L.small_size, x1 - x0 - 2 * pad)
+    c.text((x0 + pad, rule_y), rule, L.small_size, PALETTE["text_dim"])
+    cap, gap, places = state.slot_capacity(s), L.card_gap, R.SLOT_CAPACITY
+    w = min(L.slot_card[0], int((x1 - x0 - (places + 1) * gap) / places))
     size = (w, w * L.slot_card[1] // L.slot_card[0])
-    row_w = R.SLOT_CAPACITY * w + (R.SLOT_CAPACITY - 1) * L.card_gap
-    cx = x0 + (x1 - x0 - row_w) / 2
-    cy = y0 + 56
+    cx = x0 + (x1 - x0 - places * w - (places - 1) * gap) / 2
     numbers = [v for v in range(1, R.MAX_NUMBER + 1) for _ in range(int(state.slots[s][v]))]
     for k in range(cap):
-        x = cx + k * (w + L.card_gap)
+        x = cx + k * (w + gap)
         if k < len(numbers):
-            _musician(c, x, cy, size, numbers[k])
+            _musician(c, x, y0 + L.slot_cards_y, size, numbers[k])
         elif not taken:
-            _place(c, x, cy, size)
+            _place(c, x, y0 + L.slot_cards_y, size)
     status = "taken this round" if taken else f"{state.slot_size[s]} / {cap} musicians"
     color = PALETTE["text_dim"] if taken else PALETTE["text"]
-    c.text(((x0 + x1) / 2, y1 - 14), status, L.label_size, color, anchor="ms")
+    c.text(((x0 + x1) / 2, y1 - L.status_y), status, L.label_size, color, anchor="ms")
 
 
 def _slots(c: Canvas, state: R.AuditionState, top: float) -> None:
@@ -322,37 +296,36 @@ def _slots(c: Canvas, state: R.AuditionState, top: float) -> None:
 
 
 def _player(c: Canvas, state: R.AuditionState, agents: list[str], p: int, box: Box) -> None:
-    x0, y0, x1, y1 = box
+    x0, y0, x1, _ = box
     acting = p == state.current_player
     winner = state.is_terminal and p in state.winners()
-    edge = PALETTE["gold"] if acting or winner else PALETTE["panel_edge"]
-    c.rect(
-        box,
-        fill=PALETTE["panel"],
-        outline=edge,
-        width=3 if acting or winner else 1,
-        radius=L.radius,
-    )
-    c.text((x0 + 14, y0 + 10), agents[p], L.heading_size, PALETTE["text"])
-    tags = []
-    if acting:
-        tags.append(("to act", PALETTE["gold"]))
-    if winner:
-        tags.append(("winner", PALETTE["gold"]))
-    if state.taken[p] and not state.is_terminal:
-        tags.append(("sat out this round", PALETTE["text_dim"]))
-    tx = x0 + 14 + c.text_width(agents[p], L.heading_size) + 14
+    lit = acting or winner
+    edge = PALETTE["gold"] if lit else PALETTE["panel_edge"]
+    c.rect(box, fill=PALETTE["panel"], outline=edge, width=3 if lit else 1, radius=L.radius)
+    c.text((x0 + L.pad, y0 + L.name_y), agents[p], L.heading_size, PALETTE["text"])
+    tags = [
+        (text, PALETTE[color])
+        for text, color, on in (
+            ("to act", "gold", acting),
+            ("winner", "gold", winner),
+            ("sat out this round", "text_dim", state.taken[p] and not state.is_terminal),
+        )
+        if on
+    ]
+    tx = x0 + L.pad + c.text_width(agents[p], L.heading_size) + L.tag_gap
     for text, color in tags:
-        c.text((tx, y0 + 13), text, L.label_size, color)
-        tx += c.text_width(text, L.label_size) + 14
+        c.text((tx, y0 + L.tag_y), text, L.label_size, color)
+        tx += c.text_width(text, L.label_size) + L.tag_gap
     score = state.scores()[p]
-    unit = "pt" if score == 1 else "pts"
-    c.text((x1 - 14, y0 + 6), f"{score} {unit}", L.score_size, PALETTE["text"], anchor="ra")
+    points = f"{score} {'pt' if score == 1 else 'pts'}"
+    c.text((x1 - L.pad, y0 + L.name_y / 2), points, L.score_size, PALETTE["text"], anchor="ra")
     counts = state.collections[p]
+    y = y0 + L.content_y + L.name_y / 2
     if counts.any():
-        _counted_cards(c, x0 + 16, y0 + 38, counts, L.hand_card, mark=True)
+        _counted_cards(c, x0 + L.pad, y, counts, L.hand_card, mark=True)
     else:
-        c.text((x0 + 16, y0 + 56), "no musicians yet", L.label_size, PALETTE["text_dim"])
+        empty = "no musicians yet"
+        c.text((x0 + L.pad, y + L.empty_y), empty, L.label_size, PALETTE["text_dim"])
 
 
 def _players(c: Canvas, state: R.AuditionState, agents: list[str], top: float) -> None:
@@ -367,30 +340,31 @@ def _players(c: Canvas, state: R.AuditionState, agents: list[str], top: float) -
 
 def _bottom(c: Canvas, state: R.AuditionState, seer: bool, top: float) -> None:
     half = (L.width - 2 * L.margin - L.gap) / 2
-    x0 = L.margin
-    box = (x0, top, x0 + half, top + L.bottom_h)
-    _panel(c, box, "Discard row")
+    left, right = L.margin, L.margin + half + L.gap
+    y = top + L.content_y
+    panel(c, (left, top, left + half, top + L.bottom_h), "Discard row")
     if state.discard.any():
-        _counted_cards(c, x0 + 14, top + 32, state.discard, L.row_card, mark=False)
+        _counted_cards(c, left + L.pad, y, state.discard, L.row_card, mark=False)
     else:
-        c.text((x0 + 14, top + 50), "empty", L.label_size, PALETTE["text_dim"])
-    x1 = x0 + half + L.gap
-    box = (x1, top, x1 + half, top + L.bottom_h)
+        c.text((left + L.pad, y + L.empty_y), "empty", L.label_size, PALETTE["text_dim"])
+    box = (right, top, right + half, top + L.bottom_h)
     if not seer:
-        _panel(c, box, "Not seen face up yet (deck, removed and drawn cards)")
-        unseen = state.public_unseen
-        if unseen.any():
-            _counted_cards(c, x1 + 14, top + 32, unseen, L.row_card, mark=False)
+        panel(c, box, "Not seen face up yet (deck, removed and drawn cards)")
+        if state.public_unseen.any():
+            _counted_cards(c, right + L.pad, y, state.public_unseen, L.row_card, mark=False)
         return
-    _panel(c, box, "Deck in order, top first (seer)")
+    panel(c, box, "Deck in order, top first (seer)")
     order = state.deck[::-1]
     w, h = L.deck_card
+    per_row = SEER_DECK_SHOWN // L.deck_rows
     for k, v in enumerate(order[:SEER_DECK_SHOWN]):
-        col, row = k % (SEER_DECK_SHOWN // 2), k // (SEER_DECK_SHOWN // 2)
-        _musician(c, x1 + 14 + col * (w + 4), top + 30 + row * (h + 6), L.deck_card, v)
+        row, col = divmod(k, per_row)
+        x = right + L.pad + col * (w + L.card_gap)
+        _musician(c, x, y + row * (h + L.card_gap), L.deck_card, v)
     if len(order) > SEER_DECK_SHOWN:
         more = f"+{len(order) - SEER_DECK_SHOWN} more"
-        c.text((x1 + half - 12, top + 8), more, L.small_size, PALETTE["text_dim"], anchor="ra")
+        at = (right + half - L.pad, top + L.label_y)
+        c.text(at, more, L.small_size, PALETTE["text_dim"], anchor="ra")
 
 
 def draw_table(state: R.AuditionState, agents: list[str], seer: bool = False) -> np.ndarray:

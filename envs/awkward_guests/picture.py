@@ -33,10 +33,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from parlour.envs.awkward_guests import WALTON
+from parlour.envs.awkward_guests import WALTON, Card
 from parlour.envs.awkward_guests import game as G
 from parlour.envs.awkward_guests.picture_map import HiddenMap, display_name, draw_map, suspect_color
-from parlour.envs.picture_kit import TABLE, Box, Canvas, Color
+from parlour.envs.picture_kit import TABLE, Box, Canvas, Color, card_back, header, panel
 
 
 @dataclass(frozen=True)
@@ -51,25 +51,54 @@ class Layout:
     middle_h: int = 420
     map_w: int = 700
     band_h: int = 140
-    radius: int = 10
     pile_w: int = 200
     inquiry_w: int = 290
     solution_w: int = 300
+    pad: int = 12  # inner padding of a panel
+    content_y: int = 32  # where a panel's content starts, below its title
+    line: int = 14  # line spacing of small text
+    # players
     player_row_max: int = 96
+    row_gap: int = 6
+    row_radius: int = 8
+    name_w: int = 128  # the name column left of a hand
+    tag_gap: int = 8
     back_card: tuple[int, int] = (36, 52)
-    pile_card: tuple[int, int] = (44, 62)
+    card_gap: int = 3
+    lift: int = 6  # a picked card (seer) is drawn this much higher
     pips_min_h: int = 40  # smaller face-up hand cards show their id only
+    pip_r: float = 2.5
+    pip_gap: float = 3
+    # piles, inquiry, bids, envelope
+    pile_card: tuple[int, int] = (44, 62)
+    pile_layers: int = 3
+    pile_offset: int = 3
+    pile_x: tuple[int, int] = (26, 134)  # the deck's and the discard pile's left edges
+    chip_h: int = 24
+    chip_pad: int = 8
+    chip_dot_r: float = 5
+    chip_gap: int = 6
+    bid_row_max: int = 22
+    bid_columns: tuple[int, int, int, int] = (28, 118, 188, 250)  # seat, value, cards, status
+    marker: int = 10  # the triangle at the bid being answered
+    envelope: tuple[int, int] = (64, 44)
+    envelope_y: int = 40
+    seal_r: float = 7
+    solution_text_x: int = 96
+    # revealed pile
     revealed_card_h: int = 96
     revealed_per_row: int = 7
     revealed_rows: int = 2
     revealed_lines: int = 5
-    title_size: int = 28
+    revealed_rule_y: int = 24  # the line under a card's id and value
+    revealed_pip_r: float = 4
+    card_radius: int = 6
+    # fonts
     heading_size: int = 17
     label_size: int = 13
     small_size: int = 11
     card_text_size: int = 11
     card_leading: int = 13
-    chip_h: int = 24
 
 
 L = Layout()
@@ -108,71 +137,59 @@ def image_size(num_players: int) -> tuple[int, int]:
     return L.width, L.height
 
 
-def _seat(agents: list[str], seat: int) -> str:
-    return "the deck" if seat == G.DECK_SEAT else agents[seat]
-
-
 # ----------------------------------------------------------------------------- small things
 
 
-def _panel(c: Canvas, box: Box, title: str, edge: Color | None = None, width: float = 1) -> None:
-    c.rect(
-        box,
-        fill=PALETTE["panel"],
-        outline=edge or PALETTE["panel_edge"],
-        width=width,
-        radius=L.radius,
-    )
-    c.text((box[0] + 12, box[1] + 8), title, L.label_size, PALETTE["text_dim"])
-
-
-def _back(c: Canvas, x: float, y: float, size: tuple[int, int]) -> None:
-    w, h = size
-    c.rect((x, y, x + w, y + h), fill=PALETTE["back"], outline=PALETTE["back_edge"], radius=4)
-    inset = max(3, w // 8)
-    c.rect(
-        (x + inset, y + inset, x + w - inset, y + h - inset),
-        outline=PALETTE["back_inner"],
-        radius=2,
-    )
-    cx, cy, r = x + w / 2, y + h / 2, min(w, h) / 5
-    c.polygon([(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)], PALETTE["back_inner"])
+def _plural(k: int, word: str) -> str:
+    return f"{k} {word}{'' if k == 1 else 's'}"
 
 
 def _pips(c: Canvas, right: float, y: float, value: int, r: float) -> None:
-    """``value`` filled dots ending at ``right`` (the card's trading value)."""
+    """``value`` gold dots ending at ``right`` (a card's trading value)."""
     for k in range(value):
-        c.circle((right - r - k * (2 * r + 3), y), r, PALETTE["gold"], PALETTE["card_edge"])
+        x = right - r - k * (2 * r + L.pip_gap)
+        c.circle((x, y), r, PALETTE["gold"], PALETTE["card_edge"])
 
 
-def _mini(c: Canvas, x: float, y: float, size: tuple[int, int], card, lifted: bool) -> None:
-    """A small face-up card (seer hands): its id and value."""
+def _mini(c: Canvas, x: float, y: float, size: tuple[int, int], card: Card, lifted: bool) -> None:
+    """A small face-up hand card (seer): its id and value; ``lifted``: picked for a bid, a
+    payment or the discard."""
     w, h = size
-    if lifted:
-        y -= 6
+    y -= L.lift if lifted else 0
     edge = PALETTE["gold"] if lifted else PALETTE["card_edge"]
+    box = (x, y, x + w, y + h)
     c.rect(
-        (x, y, x + w, y + h), fill=PALETTE["card"], outline=edge, width=2 if lifted else 1, radius=4
+        box, fill=PALETTE["card"], outline=edge, width=2 if lifted else 1, radius=L.row_radius / 2
     )
     if h < L.pips_min_h:  # too small for the value: the id only
         c.text((x + w / 2, y + h / 2), str(card.id), L.small_size, PALETTE["ink"], anchor="mm")
         return
-    c.text((x + w / 2, y + 5), str(card.id), L.small_size, PALETTE["ink"], anchor="ma")
-    r = 2.5
-    _pips(c, x + w / 2 + card.value * (r + 1.5), y + h - 8, card.value, r)
+    c.text((x + w / 2, y + L.lift), str(card.id), L.small_size, PALETTE["ink"], anchor="ma")
+    right = x + w / 2 + card.value * (L.pip_r + L.pip_gap / 2)
+    _pips(c, right, y + h - L.lift - L.pip_r, card.value, L.pip_r)
 
 
-def _chip(c: Canvas, x: float, y: float, text: str, color: Color, dot: Color | None) -> float:
-    """A rounded label at ``(x, y)``; returns its width."""
-    pad = 8
-    dot_w = 14 if dot else 0
-    w = c.text_width(text, L.label_size) + 2 * pad + dot_w
-    h = L.chip_h
-    c.rect((x, y, x + w, y + h), fill=PALETTE["chip"], outline=color, width=1.5, radius=h / 2)
+def _chip_width(c: Canvas, text: str, dot: bool) -> float:
+    return c.text_width(text, L.label_size) + 2 * L.chip_pad + (2 * L.chip_dot_r + 4 if dot else 0)
+
+
+def _chip(c: Canvas, x: float, y: float, text: str, dot: Color | None) -> float:
+    """A rounded gold-edged label at ``(x, y)`` (``dot``: a suspect's colour); its width."""
+    w, h = _chip_width(c, text, dot is not None), L.chip_h
+    c.rect(
+        (x, y, x + w, y + h), fill=PALETTE["chip"], outline=PALETTE["gold"], width=1.5, radius=h / 2
+    )
+    tx = x + L.chip_pad
     if dot:
-        c.circle((x + pad + 4, y + h / 2), 5, dot)
-    c.text((x + pad + dot_w, y + h / 2), text, L.label_size, PALETTE["ink"], anchor="lm")
+        c.circle((tx + L.chip_dot_r, y + h / 2), L.chip_dot_r, dot)
+        tx += 2 * L.chip_dot_r + 4
+    c.text((tx, y + h / 2), text, L.label_size, PALETTE["ink"], anchor="lm")
     return w
+
+
+def _note(c: Canvas, box: Box, text: str) -> None:
+    """A dim note where a panel's content would be."""
+    c.text((box[0] + L.pad, box[1] + L.content_y), text, L.label_size, PALETTE["text_dim"])
 
 
 # ----------------------------------------------------------------------------- players
@@ -182,64 +199,62 @@ def _hand(c: Canvas, state: G.GuestsState, p: int, seer: bool, box: Box) -> None
     """Seat ``p``'s hand in ``box``: card backs (face up with ``seer``) and the count."""
     x0, y0, x1, y1 = box
     hand = state.hands[p]
-    count = f"{len(hand)} card{'' if len(hand) == 1 else 's'}"
-    c.text((x1, (y0 + y1) / 2), count, L.label_size, PALETTE["text"], anchor="rm")
+    mid = (y0 + y1) / 2
+    c.text((x1, mid), _plural(len(hand), "card"), L.label_size, PALETTE["text"], anchor="rm")
     if not hand:
         return
     bw, bh = L.back_card
-    h = min(bh, y1 - y0 - 10)
+    h = min(bh, y1 - y0 - 2 * L.lift)
     w = h * bw // bh
-    room = x1 - x0 - c.text_width("32 cards", L.label_size) - 12
-    step = min(w + 3, (room - w) / max(1, len(hand) - 1))
-    y = y0 + (y1 - y0 - h) / 2
+    room = x1 - x0 - c.text_width(_plural(G.MAX_HAND, "card"), L.label_size) - L.pad
+    step = min(w + L.card_gap, (room - w) / max(1, len(hand) - 1))
     selected = state.selected[p]
     for k, card in enumerate(hand):
-        x = x0 + k * step
+        x, y = x0 + k * step, mid - h / 2
         if seer:
             _mini(c, x, y, (w, h), state.tables.cards[card], card in selected)
         else:
-            _back(c, x, y, (w, h))
+            card_back(c, x, y, (w, h))
 
 
 def _player(
     c: Canvas, state: G.GuestsState, agents: list[str], p: int, seer: bool, box: Box
 ) -> None:
     x0, y0, x1, y1 = box
-    deciding = p == state.current_player
-    winner = p in state.winners
-    fill = PALETTE["out"] if state.out[p] else PALETTE["felt_dark"]
+    out, deciding, winner = state.out[p], p == state.current_player, p in state.winners
     lit = deciding or winner
+    fill = PALETTE["out"] if out else PALETTE["felt_dark"]
     edge = PALETTE["gold"] if lit else PALETTE["panel_edge"]
-    c.rect(box, fill=fill, outline=edge, width=2.5 if lit else 1, radius=8)
-    name_color = PALETTE["text_dim"] if state.out[p] else PALETTE["text"]
+    c.rect(box, fill=fill, outline=edge, width=2.5 if lit else 1, radius=L.row_radius)
     mid = (y0 + y1) / 2
-    c.text((x0 + 10, mid - 2), agents[p], L.heading_size - 1, name_color, anchor="ls")
-    tags = []
-    if deciding:
-        tags.append(("deciding", PALETTE["gold"]))
-    if state.decision < G.D_SOLUTION and p == state.active:
-        tags.append(("turn", PALETTE["gold"]))
-    if p == state.start:
-        tags.append(("start", PALETTE["text_dim"]))
-    if state.out[p]:
-        tags.append(("OUT", PALETTE["red"]))
-    if winner:
-        tags.append(("WINNER", PALETTE["gold"]))
-    tx = x0 + 10
-    for text, color in tags:
-        c.text((tx, mid + 3), text, L.small_size, color, anchor="lt")
-        tx += c.text_width(text, L.small_size) + 8
-    _hand(c, state, p, seer, (x0 + 150, y0 + 4, x1 - 10, y1 - 4))
+    name_color = PALETTE["text_dim"] if out else PALETTE["text"]
+    c.text((x0 + L.pad, mid), agents[p], L.heading_size - 1, name_color, anchor="ld")
+    tags = (
+        ("deciding", "gold", deciding),
+        ("turn", "gold", state.decision < G.D_SOLUTION and p == state.active),
+        ("start", "text_dim", p == state.start),
+        ("OUT", "red", out),
+        ("WINNER", "gold", winner),
+    )
+    tx = x0 + L.pad
+    for text, color, on in tags:
+        if on:
+            c.text((tx, mid + L.card_gap), text, L.small_size, PALETTE[color])
+            tx += c.text_width(text, L.small_size) + L.tag_gap
+    hand_box = (x0 + L.pad + L.name_w, y0, x1 - L.pad, y1)
+    _hand(c, state, p, seer, hand_box)
 
 
 def _players(c: Canvas, state: G.GuestsState, agents: list[str], seer: bool, box: Box) -> None:
-    _panel(c, box, "Players (hands face down)" if not seer else "Players (hands, seer)")
     n = state.num_players
-    top = box[1] + 30
-    row = min(L.player_row_max, (box[3] - top - 4) / n)
+    title = "Players" if n > 1 else "Player"
+    panel(c, box, f"{title} (hands, seer)" if seer else f"{title} (hands face down)")
+    top = box[1] + L.content_y - 2
+    row = min(L.player_row_max, (box[3] - top - L.row_gap / 2) / n)
     for p in range(n):
         y = top + p * row
-        _player(c, state, agents, p, seer, (box[0] + 8, y, box[2] - 8, y + row - 6))
+        row_box = (box[0] + L.pad - L.row_gap, y, box[2] - L.pad + L.row_gap, y + row - L.row_gap)
+        _player(c, state, agents, p, seer, row_box)
 
 
 # ----------------------------------------------------------------------------- the table
@@ -247,99 +262,114 @@ def _players(c: Canvas, state: G.GuestsState, agents: list[str], seer: bool, box
 
 def _pile(c: Canvas, x: float, y: float, size: int, label: str) -> None:
     w, h = L.pile_card
-    if size:
-        for k in range(min(3, size) - 1, -1, -1):
-            _back(c, x + 3 * k, y - 3 * k, L.pile_card)
-    else:
+    for k in range(min(L.pile_layers, size) - 1, -1, -1):
+        card_back(c, x + L.pile_offset * k, y - L.pile_offset * k, L.pile_card)
+    if not size:
+        empty = (x, y, x + w, y + h)
         c.rect(
-            (x, y, x + w, y + h),
+            empty,
             fill=PALETTE["slot_empty"],
             outline=PALETTE["panel_edge"],
-            radius=4,
+            radius=L.row_radius / 2,
         )
-    c.text((x + w / 2, y + h + 6), f"{label} {size}", L.label_size, PALETTE["text"], anchor="ma")
+    at = (x + w / 2, y + h + L.lift)
+    c.text(at, f"{label} {size}", L.label_size, PALETTE["text"], anchor="ma")
 
 
 def _piles(c: Canvas, state: G.GuestsState, seer: bool, box: Box) -> None:
-    _panel(c, box, "Deck and discard pile")
-    x, y = box[0] + 26, box[1] + 36
-    _pile(c, x, y, len(state.deck), "deck")
-    _pile(c, x + L.pile_card[0] + 64, y, len(state.discard), "discard")
+    panel(c, box, "Deck and discard pile")
+    y = box[1] + L.content_y + L.pile_offset
+    _pile(c, box[0] + L.pile_x[0], y, len(state.deck), "deck")
+    _pile(c, box[0] + L.pile_x[1], y, len(state.discard), "discard")
     if seer and state.deck:
         ids = state.tables.ids
         nxt = " ".join(f"#{ids[k]}" for k in state.deck[::-1][:SEER_NEXT])
-        text = c.fit(f"next: {nxt}", L.small_size, box[2] - box[0] - 24)
-        c.text((box[0] + 12, box[3] - 10), text, L.small_size, PALETTE["gold"], anchor="ls")
+        text = c.fit(f"next: {nxt}", L.small_size, box[2] - box[0] - 2 * L.pad)
+        at = (box[0] + L.pad, box[3] - L.pad + 2)
+        c.text(at, text, L.small_size, PALETTE["gold"], anchor="ls")
 
 
 def _inquiry(c: Canvas, state: G.GuestsState, agents: list[str], box: Box) -> None:
-    _panel(c, box, "Inquiry")
+    panel(c, box, "Inquiry")
     x0, y0, x1, _ = box
     if state.decision >= G.D_SOLUTION:
-        c.text((x0 + 12, y0 + 34), "no inquiry now", L.label_size, PALETTE["text_dim"])
+        _note(c, box, "no inquiry now")
         return
-    c.text((x0 + 12, y0 + 32), f"{agents[state.active]} asks about", L.label_size, PALETTE["text"])
-    x, y = x0 + 12, y0 + 56
+    who = f"{agents[state.active]} asks about"
+    c.text((x0 + L.pad, y0 + L.content_y), who, L.label_size, PALETTE["text"])
+    x, y = x0 + L.pad, y0 + L.content_y + L.chip_h
     if not state.asked:
-        c.text((x, y + 4), "nothing asked yet", L.label_size, PALETTE["text_dim"])
+        c.text((x, y), "nothing asked yet", L.label_size, PALETTE["text_dim"])
     for r in state.asked:
         ref = G.A.REFERENCES[r]
-        dot = suspect_color(ref) if WALTON.is_suspect(ref) else None
-        w = c.text_width(display_name(ref), L.label_size) + 16 + (14 if dot else 0)
-        if x + w > x1 - 8:
-            x, y = x0 + 12, y + 30
-        x += _chip(c, x, y, display_name(ref), PALETTE["gold"], dot) + 6
+        suspect = WALTON.is_suspect(ref)
+        if x + _chip_width(c, display_name(ref), suspect) > x1 - L.pad:
+            x, y = x0 + L.pad, y + L.chip_h + L.chip_gap
+        dot = suspect_color(ref) if suspect else None
+        x += _chip(c, x, y, display_name(ref), dot) + L.chip_gap
+
+
+def _bid_row(
+    c: Canvas, state: G.GuestsState, agents: list[str], k: int, seer: bool, at: tuple
+) -> None:
+    (x0, y), x1 = at[:2], at[2]
+    b = state.bids[k]
+    if k == state.answering and state.decision in (G.D_ANSWER, G.D_PAY):
+        tip = x0 + L.bid_columns[0] - L.lift
+        c.arrow_head((tip, y), (tip - L.marker, y), L.marker, PALETTE["gold"])
+    seat = "the deck" if b.seat == G.DECK_SEAT else agents[b.seat]
+    status = BID_STATUS[b.status]
+    cells = (
+        (seat, "text"),
+        (f"value {b.value}", "text"),
+        (_plural(b.count, "card"), "text"),
+        (status, status),
+    )
+    for dx, (text, color) in zip(L.bid_columns, cells, strict=True):
+        c.text((x0 + dx, y), text, L.label_size, PALETTE[color], anchor="lm")
+    if seer:
+        ids = " ".join(f"#{state.tables.ids[i]}" for i in b.cards)
+        room = x1 - x0 - L.bid_columns[-1] - L.solution_text_x
+        c.text(
+            (x1 - L.pad, y),
+            c.fit(ids, L.small_size, room),
+            L.small_size,
+            PALETTE["gold"],
+            anchor="rm",
+        )
 
 
 def _bids(c: Canvas, state: G.GuestsState, agents: list[str], seer: bool, box: Box) -> None:
-    _panel(c, box, "Bids")
+    panel(c, box, "Bids")
     x0, y0, x1, y1 = box
-    d = state.decision
-    if d >= G.D_SOLUTION or not state.bids:
-        c.text((x0 + 12, y0 + 34), "no bids", L.label_size, PALETTE["text_dim"])
+    if state.decision >= G.D_SOLUTION or not state.bids:
+        _note(c, box, "no bids")
         return
-    top = y0 + 30
-    row = min(22, (y1 - top - 6) / len(state.bids))
-    for k, b in enumerate(state.bids):
-        y = top + k * row + row / 2
-        if k == state.answering and d in (G.D_ANSWER, G.D_PAY):
-            c.arrow_head((x0 + 22, y), (x0 + 10, y), 10, PALETTE["gold"])
-        c.text((x0 + 28, y), _seat(agents, b.seat), L.label_size, PALETTE["text"], anchor="lm")
-        cards = f"{b.count} card{'' if b.count == 1 else 's'}"
-        c.text((x0 + 118, y), f"value {b.value}", L.label_size, PALETTE["text"], anchor="lm")
-        c.text((x0 + 188, y), cards, L.label_size, PALETTE["text"], anchor="lm")
-        status = BID_STATUS[b.status]
-        c.text((x0 + 250, y), status, L.label_size, PALETTE[status], anchor="lm")
-        if seer:
-            ids = " ".join(f"#{state.tables.ids[i]}" for i in b.cards)
-            c.text(
-                (x1 - 10, y),
-                c.fit(ids, L.small_size, x1 - x0 - 330),
-                L.small_size,
-                PALETTE["gold"],
-                anchor="rm",
-            )
+    top = y0 + L.content_y - L.lift
+    row = min(L.bid_row_max, (y1 - top - L.lift) / len(state.bids))
+    for k in range(len(state.bids)):
+        _bid_row(c, state, agents, k, seer, (x0, top + (k + 0.5) * row, x1))
 
 
 def _envelope(c: Canvas, x: float, y: float, opened: bool) -> None:
-    w, h = 64, 44
+    """The solution envelope: sealed, or (seer) open with the letter out."""
+    w, h = L.envelope
+    edge = PALETTE["envelope_edge"]
     if opened:
-        paper = (x + 6, y - 16, x + w - 6, y + h / 2)
-        c.rect(paper, fill=PALETTE["card"], outline=PALETTE["card_edge"], radius=2)
+        m = L.lift
+        c.rect(
+            (x + m, y - 3 * m, x + w - m, y + h / 2),
+            fill=PALETTE["card"],
+            outline=PALETTE["card_edge"],
+        )
         for k in range(3):
-            c.line([(x + 12, y - 9 + 6 * k), (x + w - 12, y - 9 + 6 * k)], PALETTE["ink_dim"], 1)
-    c.rect(
-        (x, y, x + w, y + h),
-        fill=PALETTE["envelope"],
-        outline=PALETTE["envelope_edge"],
-        width=1.5,
-        radius=3,
-    )
-    if opened:
-        c.line([(x, y + h), (x + w / 2, y + h / 2), (x + w, y + h)], PALETTE["envelope_edge"], 1.5)
-        return
-    c.line([(x, y), (x + w / 2, y + h / 2), (x + w, y)], PALETTE["envelope_edge"], 1.5)
-    c.circle((x + w / 2, y + h / 2), 7, PALETTE["seal"])
+            ly = y - 2 * m + m * k
+            c.line([(x + 2 * m, ly), (x + w - 2 * m, ly)], PALETTE["ink_dim"], 1)
+    c.rect((x, y, x + w, y + h), fill=PALETTE["envelope"], outline=edge, width=1.5, radius=3)
+    flap_y = y + h if opened else y
+    c.line([(x, flap_y), (x + w / 2, y + h / 2), (x + w, flap_y)], edge, 1.5)
+    if not opened:
+        c.circle((x + w / 2, y + h / 2), L.seal_r, PALETTE["seal"])
 
 
 def _accusation_text(acc: list[int]) -> str:
@@ -348,19 +378,8 @@ def _accusation_text(acc: list[int]) -> str:
     return ", ".join(parts) or "..."
 
 
-def _solution(c: Canvas, state: G.GuestsState, agents: list[str], seer: bool, box: Box) -> None:
-    _panel(c, box, "Solution envelope")
-    x0, y0, x1, _ = box
-    _envelope(c, x0 + 16, y0 + 40, opened=seer)
-    tx, width = x0 + 96, x1 - x0 - 104
-    if not seer:
-        parts = "murderer, motive, weapon"
-        if state.tables.accomplice_possible:
-            parts += ", accomplice"
-        c.text((tx, y0 + 38), "sealed", L.heading_size, PALETTE["text"])
-        lines = c.wrap(f"holds the {parts}", L.small_size, width, 2)
-        c.text_lines((tx, y0 + 62), lines, L.small_size, PALETTE["text_dim"], 14)
-        return
+def _solution_lines(state: G.GuestsState, agents: list[str]) -> list[str]:
+    """What the seer reads in the open envelope, and the accusations not yet resolved."""
     sol = state.case.solution
     lines = [
         f"murderer: {display_name(sol.murderer)}",
@@ -368,74 +387,84 @@ def _solution(c: Canvas, state: G.GuestsState, agents: list[str], seer: bool, bo
         f"weapon: {WALTON.display(sol.weapon)}",
     ]
     if sol.accomplice:
-        lines.append(
-            f"accomplice: {display_name(sol.accomplice)} ({display_name(sol.accomplice_motive)})"
-        )
+        accomplice = f"{display_name(sol.accomplice)} ({display_name(sol.accomplice_motive)})"
+        lines.append(f"accomplice: {accomplice}")
     elif state.tables.accomplice_possible:
         lines.append("no accomplice")
     for p, acc in sorted(state.accusations.items()):
         lines.append(f"{agents[p]} accuses: {_accusation_text(acc)}")
-    lines = [c.fit(t, L.small_size, width) for t in lines]
-    c.text_lines((tx, y0 + 30), lines, L.small_size, PALETTE["gold"], 14)
+    return lines
 
 
-def _revealed_card(c: Canvas, x: float, y: float, w: float, card) -> None:
-    h = L.revealed_card_h
-    c.rect((x, y, x + w, y + h), fill=PALETTE["card"], outline=PALETTE["card_edge"], radius=6)
-    c.text((x + 8, y + 6), f"#{card.id}", L.label_size, PALETTE["ink"])
-    _pips(c, x + w - 8, y + 13, card.value, 4)
-    c.line([(x + 6, y + 24), (x + w - 6, y + 24)], PALETTE["card_edge"], 0.75)
-    lines = c.wrap(card.text, L.card_text_size, w - 14, L.revealed_lines)
-    c.text_lines((x + 7, y + 28), lines, L.card_text_size, PALETTE["ink"], L.card_leading)
+def _solution(c: Canvas, state: G.GuestsState, agents: list[str], seer: bool, box: Box) -> None:
+    panel(c, box, "Solution envelope")
+    x0, y0, x1, _ = box
+    _envelope(c, x0 + L.pad + 4, y0 + L.envelope_y, opened=seer)
+    tx, width = x0 + L.solution_text_x, x1 - x0 - L.solution_text_x - L.pad
+    if seer:
+        lines = [c.fit(t, L.small_size, width) for t in _solution_lines(state, agents)]
+        top = y0 + L.content_y - 4
+        c.text_lines((tx, top), lines, L.small_size, PALETTE["gold"], L.line)
+        return
+    parts = "murderer, motive, weapon"
+    if state.tables.accomplice_possible:
+        parts += ", accomplice"
+    c.text((tx, y0 + L.content_y + L.lift), "sealed", L.heading_size, PALETTE["text"])
+    lines = c.wrap(f"holds the {parts}", L.small_size, width, 2)
+    top = y0 + L.content_y + L.lift + L.chip_h
+    c.text_lines((tx, top), lines, L.small_size, PALETTE["text_dim"], L.line)
+
+
+def _revealed_card(c: Canvas, x: float, y: float, w: float, card: Card) -> None:
+    h, r = L.revealed_card_h, L.card_radius
+    c.rect((x, y, x + w, y + h), fill=PALETTE["card"], outline=PALETTE["card_edge"], radius=r)
+    c.text((x + r + 2, y + r), f"#{card.id}", L.label_size, PALETTE["ink"])
+    rule_y = y + L.revealed_rule_y
+    _pips(c, x + w - r - 2, (y + rule_y) / 2 + 1, card.value, L.revealed_pip_r)
+    c.line([(x + r, rule_y), (x + w - r, rule_y)], PALETTE["card_edge"], 0.75)
+    lines = c.wrap(card.text, L.card_text_size, w - 2 * r - 2, L.revealed_lines)
+    at = (x + r + 1, rule_y + 4)
+    c.text_lines(at, lines, L.card_text_size, PALETTE["ink"], L.card_leading)
 
 
 def _revealed(c: Canvas, state: G.GuestsState, box: Box) -> None:
     x0, y0, x1, _ = box
-    per_row, h, pad = L.revealed_per_row, L.revealed_card_h, 12
-    w = (x1 - x0 - 2 * pad - (per_row - 1) * L.gap) / per_row
+    per_row, h, gap = L.revealed_per_row, L.revealed_card_h, L.gap
+    w = (x1 - x0 - 2 * L.pad - (per_row - 1) * gap) / per_row
     fits = per_row * L.revealed_rows
     cards = state.revealed
     title = f"Revealed cards (public): {len(cards)}"
     if len(cards) > fits:
         title += f", the latest {fits} shown"
-    _panel(c, box, title)
+    panel(c, box, title)
     if not cards:
-        c.text((x0 + 12, y0 + 34), "none yet", L.label_size, PALETTE["text_dim"])
+        _note(c, box, "none yet")
         return
-    shown = cards[-fits:]
-    for k, card in enumerate(shown):
-        r, col = divmod(k, per_row)
-        x = x0 + pad + col * (w + L.gap)
-        y = y0 + 30 + r * (h + 8)
+    for k, card in enumerate(cards[-fits:]):
+        row, col = divmod(k, per_row)
+        x = x0 + L.pad + col * (w + gap)
+        y = y0 + L.content_y - 2 + row * (h + L.row_gap + 2)
         _revealed_card(c, x, y, w, state.tables.cards[card])
 
 
 def _header(c: Canvas, state: G.GuestsState, agents: list[str], seer: bool) -> None:
-    x0, y0 = L.margin, L.margin
     n = state.num_players
-    c.text((x0, y0), "Awkward Guests", L.title_size, PALETTE["text"])
-    sub = (
-        f"{state.tables.level.replace('_', ' ')} case  ·  {n} player{'s' if n > 1 else ''}  ·  "
-        f"round {state.round} of {state.config.max_rounds}"
-    )
+    level = state.tables.level.replace("_", " ")
+    sub = f"{level} case  ·  {_plural(n, 'player')}  ·  round {state.round} of {state.config.max_rounds}"
     if seer:
         sub += "  ·  seer view (hidden cards shown)"
-    c.text((x0, y0 + 38), sub, L.label_size, PALETTE["text_dim"])
-    right = L.width - L.margin
-    if state.is_terminal:
-        if state.result == "win" and state.winners:
-            what = "winner: " + ", ".join(agents[p] for p in state.winners)
-        elif state.result == "truncated":
-            what = "round limit reached, no winner"
-        else:
-            what = "no winner"
-        c.text((right, y0 + 4), "Game over", L.heading_size, PALETTE["text"], anchor="ra")
-        c.text((right, y0 + 30), what, L.heading_size + 3, PALETTE["gold"], anchor="ra")
+    if not state.is_terminal:
+        phase = f"{state.phase_name.capitalize()} phase"
+        what = f"{agents[state.current_player]} {PHASE_TEXT[state.phase]}"
+        header(c, "Awkward Guests", sub, phase, what)
         return
-    phase = f"{state.phase_name.capitalize()} phase"
-    c.text((right, y0 + 4), phase, L.heading_size + 3, PALETTE["gold"], anchor="ra")
-    what = f"{agents[state.current_player]} {PHASE_TEXT[state.phase]}"
-    c.text((right, y0 + 34), what, L.heading_size, PALETTE["text"], anchor="ra")
+    if state.result == "win" and state.winners:
+        result = "winner: " + ", ".join(agents[p] for p in state.winners)
+    elif state.result == "truncated":
+        result = "round limit reached, no winner"
+    else:
+        result = "no winner"
+    header(c, "Awkward Guests", sub, result, "game over")
 
 
 def _asked_rooms(state: G.GuestsState) -> set[str]:
