@@ -44,8 +44,10 @@ def _assert_picture(img, shape) -> None:
     assert len(np.unique(packed)) > 50 and img.std() > 10  # not a blank image
 
 
-def test_render_modes_in_metadata():
+def test_render_modes_in_metadata_and_documented():
     assert audition_v0.raw_env.metadata["render_modes"] == ["ansi", "human", "rgb_array"]
+    assert '"rgb_array"' in audition_v0.__doc__
+    assert "(H, 1280, 3)" in audition_v0.__doc__ and "544 / 668 / 792" in audition_v0.__doc__
 
 
 def test_pettingzoo_render_test(capsys):

@@ -81,6 +81,7 @@ def test_render_modes_in_metadata():
     from parlour.envs.awkward_guests.solo import AwkwardGuestsSoloEnv
 
     assert AwkwardGuestsSoloEnv.metadata["render_modes"] == modes
+    assert "(940, 1280, 3)" in awkward_guests_v0.__doc__
 
 
 def test_pettingzoo_render_test(capsys):
