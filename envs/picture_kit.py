@@ -30,6 +30,8 @@ Box = tuple[float, float, float, float]
 
 #: Drawing scale: the picture is drawn this many times larger, then shrunk (antialiasing).
 SUPERSAMPLE = 2
+#: Half the width of an arrow head, relative to its length.
+ARROW_HALF_WIDTH = 0.55
 #: The character put at the end of text cut to fit.
 ELLIPSIS = "…"
 
@@ -50,8 +52,6 @@ TABLE: dict[str, Color] = {
     "back_edge": (22, 30, 62),
     "gold": (242, 193, 78),
     "red": (214, 84, 72),
-    "green": (108, 196, 120),
-    "grey": (150, 150, 146),
     "slot_empty": (52, 118, 84),
 }
 
@@ -77,7 +77,8 @@ class HeaderStyle:
     """The header band of both pictures (see :func:`header`), in pixels."""
 
     margin: int = 20
-    line_y: int = 38  # the second line, below the top
+    line_y: int = 38  # the subtitle, below the top
+    detail_y: int = 34  # the detail line on the right, below the top
     title_size: int = 28
     headline_size: int = 20
     detail_size: int = 17
@@ -130,18 +131,6 @@ class Canvas:
         pts = [(x * self.s, y * self.s) for x, y in points]
         self.draw.line(pts, fill=fill, width=max(1, round(width * self.s)), joint="curve")
 
-    def dashed(
-        self, a: tuple[float, float], b: tuple[float, float], fill: Color, width: float, dash: float
-    ) -> None:
-        """A dashed straight line from ``a`` to ``b`` (dashes and gaps ``dash`` long)."""
-        length = float(np.hypot(b[0] - a[0], b[1] - a[1]))
-        steps = max(1, int(length // dash))
-        for k in range(0, steps, 2):
-            t0, t1 = k / steps, min(1.0, (k + 1) / steps)
-            p = (a[0] + (b[0] - a[0]) * t0, a[1] + (b[1] - a[1]) * t0)
-            q = (a[0] + (b[0] - a[0]) * t1, a[1] + (b[1] - a[1]) * t1)
-            self.line([p, q], fill, width)
-
     def polygon(self, points: list[tuple[float, float]], fill: Color) -> None:
         self.draw.polygon([(x * self.s, y * self.s) for x, y in points], fill=fill)
 
@@ -164,7 +153,7 @@ class Canvas:
         norm = float(np.hypot(dx, dy)) or 1.0
         ux, uy = dx / norm, dy / norm
         base = (tip[0] - ux * size, tip[1] - uy * size)
-        half = size * 0.55
+        half = size * ARROW_HALF_WIDTH
         self.polygon(
             [
                 tip,
@@ -276,7 +265,7 @@ def header(c: Canvas, title: str, subtitle: str, headline: str, detail: str) -> 
     c.text((x, y), title, HEADER.title_size, TABLE["text"])
     c.text((x, y + HEADER.line_y), subtitle, HEADER.small_size, TABLE["text_dim"])
     c.text((right, y), headline, HEADER.headline_size, TABLE["gold"], anchor="ra")
-    c.text((right, y + HEADER.line_y - 4), detail, HEADER.detail_size, TABLE["text"], anchor="ra")
+    c.text((right, y + HEADER.detail_y), detail, HEADER.detail_size, TABLE["text"], anchor="ra")
 
 
 def save_picture(env: Any, path: str | Path) -> Path:

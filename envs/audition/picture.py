@@ -272,7 +272,7 @@ def _slot(c: Canvas, state: R.AuditionState, s: int, box: Box) -> None:
     cap, gap, places = state.slot_capacity(s), L.card_gap, R.SLOT_CAPACITY
     w = min(L.slot_card[0], int((x1 - x0 - (places + 1) * gap) / places))
     size = (w, w * L.slot_card[1] // L.slot_card[0])
-    cx = x0 + (x1 - x0 - places * w - (places - 1) * gap) / 2
+    cx = x0 + (x1 - x0 - cap * w - (cap - 1) * gap) / 2
     numbers = [v for v in range(1, R.MAX_NUMBER + 1) for _ in range(int(state.slots[s][v]))]
     for k in range(cap):
         x = cx + k * (w + gap)
@@ -352,6 +352,8 @@ def _bottom(c: Canvas, state: R.AuditionState, seer: bool, top: float) -> None:
         panel(c, box, "Not seen face up yet (deck, removed and drawn cards)")
         if state.public_unseen.any():
             _counted_cards(c, right + L.pad, y, state.public_unseen, L.row_card, mark=False)
+        else:
+            c.text((right + L.pad, y + L.empty_y), "none", L.label_size, PALETTE["text_dim"])
         return
     panel(c, box, "Deck in order, top first (seer)")
     order = state.deck[::-1]

@@ -5,26 +5,26 @@ array (Pillow, antialiased: see :mod:`parlour.envs.picture_kit`):
 
 | part | shows |
 |---|---|
-| header | level, player count, round / round limit, start player, phase and who decides what (or the result) |
-| mansion map | the rooms as boxes (the crime scene marked), the passages as lines, the one-way passages into the crime scene as arrows; rooms asked about this turn are outlined |
+| header | level, player count, round / round limit, phase and who decides what (or the result) |
+| mansion map | the rooms as boxes (the crime scene marked), the passages as lines, the one-way passages into the crime scene as arrows; rooms asked about this turn are outlined (:mod:`parlour.envs.awkward_guests.picture_map`) |
 | players | one row per seat: hand size as card backs and a count, start, turn, deciding, out, winner |
 | piles | the deck and the discard pile as card backs with their sizes |
 | inquiry | the references asked this turn (suspects and rooms) |
 | bids | each bid: who, value, card count, pending / accepted / declined, the one being answered |
 | solution | a sealed envelope |
-| revealed pile | the public cards face up (id, value, text), the most recent first if they do not all fit |
+| revealed pile | the public cards face up (id, value as dots, text), the latest 14 if more |
 
 It never draws a hand's cards, which cards a bid holds, the deck order, the solution or the
 hidden world, nor anything of an accusation in progress (the Solution phase shows only who
 decides). With ``seer=True`` (the env's ``seer`` argument) the header says ``seer view`` and the
 hidden information is drawn as well: every hand face up (cards picked for a bid, a payment or
 the discard lifted), the cards of each bid, the next deck cards, the opened envelope (solution),
-a pending accusation, and on the map the murderer's route, the weapon's room and where each
+the accusations of this Solution phase (made or in progress), and on the map the murderer's route, the weapon's room and where each
 suspect was at the time of the murder.
 
 Image size: ``1280 × 940`` (W × H) for every player count 1–8 (:func:`image_size`; the
-array shape is ``(940, 1280, 3)``). The map layout is data (:data:`ROOM_LAYOUT`,
-:data:`PASSAGE_BENDS`), one entry per room of the Walton board.
+array shape is ``(940, 1280, 3)``); the player rows share the height of the map. The map
+layout is data (``picture_map.ROOM_LAYOUT``, one entry per room of the Walton board).
 """
 
 from __future__ import annotations
@@ -77,6 +77,7 @@ class Layout:
     chip_h: int = 24
     chip_pad: int = 8
     chip_dot_r: float = 5
+    chip_dot_gap: int = 4  # between a chip's dot and its text
     chip_gap: int = 6
     bid_row_max: int = 22
     bid_columns: tuple[int, int, int, int] = (28, 118, 188, 250)  # seat, value, cards, status
@@ -125,7 +126,7 @@ PHASE_TEXT: dict[int, str] = {
     G.PH_OFFER: "chooses cards to offer",
     G.PH_EXCHANGE: "answers the bids",
     G.PH_SOLUTION: "decides whether to accuse",
-    G.PH_DISCARD: "discards down to 3 cards",
+    G.PH_DISCARD: f"discards down to {G.KEEP_AFTER_DISCARD} cards",
 }
 
 #: How many next deck cards the seer sees.
@@ -170,7 +171,11 @@ def _mini(c: Canvas, x: float, y: float, size: tuple[int, int], card: Card, lift
 
 
 def _chip_width(c: Canvas, text: str, dot: bool) -> float:
-    return c.text_width(text, L.label_size) + 2 * L.chip_pad + (2 * L.chip_dot_r + 4 if dot else 0)
+    return (
+        c.text_width(text, L.label_size)
+        + 2 * L.chip_pad
+        + (2 * L.chip_dot_r + L.chip_dot_gap if dot else 0)
+    )
 
 
 def _chip(c: Canvas, x: float, y: float, text: str, dot: Color | None) -> float:
@@ -182,7 +187,7 @@ def _chip(c: Canvas, x: float, y: float, text: str, dot: Color | None) -> float:
     tx = x + L.chip_pad
     if dot:
         c.circle((tx + L.chip_dot_r, y + h / 2), L.chip_dot_r, dot)
-        tx += 2 * L.chip_dot_r + 4
+        tx += 2 * L.chip_dot_r + L.chip_dot_gap
     c.text((tx, y + h / 2), text, L.label_size, PALETTE["ink"], anchor="lm")
     return w
 

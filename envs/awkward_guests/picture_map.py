@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from parlour.envs.awkward_guests import WALTON
-from parlour.envs.picture_kit import TABLE, Box, Canvas, Color
+from parlour.envs.picture_kit import PANEL, TABLE, Box, Canvas, Color
 
 Point = tuple[float, float]
 
@@ -107,6 +107,7 @@ SUSPECT_COLORS: dict[str, Color] = {
 #: Colour of a suspect missing from :data:`SUSPECT_COLORS`.
 OTHER_SUSPECT: Color = (90, 90, 90)
 
+ARTICLE = "the "
 LEGEND = "arrow: one-way passage into the crime scene   gold: asked this turn"
 LEGEND_SEER = "   red: murderer's route (seer)"
 
@@ -123,8 +124,8 @@ class HiddenMap:
 def display_name(x: str) -> str:
     """The display name of a board id without a leading "the" (``Trophy Room``)."""
     name = WALTON.display(x)
-    if name.lower().startswith("the "):
-        name = name[4:]
+    if name.lower().startswith(ARTICLE):
+        name = name[len(ARTICLE) :]
     return name[:1].upper() + name[1:]
 
 
@@ -212,7 +213,7 @@ def _room(c: Canvas, box: Box, room: str, asked: bool, hidden: HiddenMap | None)
         g = STYLE.asked_grow
         grown = (box[0] - g, box[1] - g, box[2] + g, box[3] + g)
         c.rect(grown, outline=MAP_PALETTE["gold"], width=3, radius=STYLE.room_radius + g)
-    cx, width = (box[0] + box[2]) / 2, box[2] - box[0] - 8
+    cx, width = (box[0] + box[2]) / 2, box[2] - box[0] - 2 * STYLE.asked_grow
     name = c.fit(display_name(room), STYLE.room_size, width)
     c.text((cx, box[1] + STYLE.name_y), name, STYLE.room_size, MAP_PALETTE["ink"], anchor="ma")
     notes = [
@@ -241,9 +242,10 @@ def draw_map(c: Canvas, box: Box, asked: set[str], hidden: HiddenMap | None) -> 
         box, fill=MAP_PALETTE["map"], outline=MAP_PALETTE["map_edge"], width=2, radius=STYLE.radius
     )
     title = f"{WALTON.name}: the mansion"
-    c.text((x0 + 12, y0 + 8), title, STYLE.label_size, MAP_PALETTE["ink_dim"])
+    tx, ty = PANEL.title_at
+    c.text((x0 + tx, y0 + ty), title, STYLE.label_size, MAP_PALETTE["ink_dim"])
     legend = LEGEND + (LEGEND_SEER if hidden else "")
-    c.text((x1 - 12, y1 - 8), legend, STYLE.small_size, MAP_PALETTE["ink_dim"], anchor="rs")
+    c.text((x1 - tx, y1 - ty), legend, STYLE.small_size, MAP_PALETTE["ink_dim"], anchor="rs")
     geo = MapGeometry(box)
     _passages(c, geo, hidden)
     for room in WALTON.rooms:
