@@ -19,8 +19,8 @@ hidden world, nor anything of an accusation in progress (the Solution phase show
 decides). With ``seer=True`` (the env's ``seer`` argument) the header says ``seer view`` and the
 hidden information is drawn as well: every hand face up (cards picked for a bid, a payment or
 the discard lifted), the cards of each bid, the next deck cards, the opened envelope (solution),
-the accusations of this Solution phase (made or in progress), and on the map the murderer's route, the weapon's room and where each
-suspect was at the time of the murder.
+the accusations of this Solution phase (made or in progress), and on the map the murderer's
+route, the weapon's room and where each suspect was at the time of the murder.
 
 Image size: ``1280 × 940`` (W × H) for every player count 1–8 (:func:`image_size`; the
 array shape is ``(940, 1280, 3)``); the player rows share the height of the map. The map
