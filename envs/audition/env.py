@@ -103,7 +103,6 @@ from pettingzoo import AECEnv
 from parlour.envs.aec_common import TableGameAEC
 from parlour.envs.audition import rules as R
 from parlour.envs.audition.observation import ObservationEncoder
-from parlour.envs.audition.picture import draw_table
 from parlour.envs.audition.render import render_table
 from parlour.envs.audition.view import AuditionView, make_view
 from parlour.envs.wrappers import classic_wrappers
@@ -223,6 +222,8 @@ class raw_env(TableGameAEC, AECEnv):
         return render_table(self.game, self.possible_agents)
 
     def _table_picture(self) -> np.ndarray:
+        from parlour.envs.audition.picture import draw_table  # Pillow: loaded on first use
+
         return draw_table(self.game, self.possible_agents, seer=self.seer)
 
 

@@ -160,7 +160,6 @@ from . import actions as A
 from . import game as G
 from .case import LEVELS, Case, load_case
 from .observation import OBSERVATION_MODES, ObservationEncoder
-from .picture import draw_table
 from .render import render_table
 from .view import GuestsView, make_view
 
@@ -416,6 +415,8 @@ class raw_env(TableGameAEC, AECEnv):
         return render_table(self.game, self.possible_agents)
 
     def _table_picture(self) -> np.ndarray:
+        from .picture import draw_table  # Pillow: loaded on first use
+
         return draw_table(self.game, self.possible_agents, seer=self.seer)
 
 

@@ -52,7 +52,6 @@ from . import actions as A
 from . import game as G
 from .env import CaseSource, validate_common
 from .observation import ObservationEncoder
-from .picture import draw_table
 from .render import render_table
 from .view import GuestsView, make_view
 
@@ -181,6 +180,8 @@ class AwkwardGuestsSoloEnv(gymnasium.Env):
         return render_table(self.game, [SEAT_NAME])
 
     def _table_picture(self) -> np.ndarray:
+        from .picture import draw_table  # Pillow: loaded on first use
+
         return draw_table(self.game, [SEAT_NAME], seer=self.seer)
 
     def close(self) -> None:
