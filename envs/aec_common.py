@@ -4,8 +4,9 @@
 names, the (shared, built-once) masked observation and action spaces and the seat lookup, and
 gives ``reset`` its generator rule (a new ``np.random.Generator`` from ``seed`` when one is
 given, else the previous one continues, as gymnasium does), and implements ``render`` (``"ansi"``
-returns the game's public-table text from ``_table_text()``, ``"human"`` prints it) and
-``close``.
+returns the game's public-table text from ``_table_text()``, ``"human"`` prints it,
+``"rgb_array"`` returns the table picture from ``_table_picture()``, an ``(H, W, 3)`` ``uint8``
+array) and ``close``.
 """
 
 from __future__ import annotations
@@ -38,14 +39,17 @@ class TableGameAEC:
     def action_space(self, agent: str) -> spaces.Space:
         return self._action_space
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
             import gymnasium
 
             gymnasium.logger.warn(
-                "render() called without a render_mode; pass render_mode='ansi' or 'human'"
+                "render() called without a render_mode; "
+                "pass render_mode='ansi', 'human' or 'rgb_array'"
             )
             return None
+        if self.render_mode == "rgb_array":
+            return self._table_picture()
         text = self._table_text()
         if self.render_mode == "human":
             print(text)
@@ -53,6 +57,9 @@ class TableGameAEC:
         return text
 
     def _table_text(self) -> str:
+        raise NotImplementedError
+
+    def _table_picture(self) -> np.ndarray:
         raise NotImplementedError
 
     def close(self) -> None:

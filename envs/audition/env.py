@@ -21,6 +21,7 @@ for agent in env.agent_iter():
 | Agents | ``player_0 … player_{n-1}``, ``n`` in 2..6 |
 | Observation | ``{"observation": Box(0, 1, (321,), float32), "action_mask": Box(0, 1, (27,), int8)}`` |
 | Import | ``from parlour.envs import audition_v0`` (also ``pettingzoo.make("aec", "parlour/Audition-v0")`` where the registry exists) |
+| Render modes | ``"ansi"`` (text), ``"human"`` (prints the text), ``"rgb_array"`` (a picture: ``(H, 1280, 3)`` ``uint8``, ``H`` 544 / 668 / 792 for 2 / 3–4 / 5–6 players) |
 
 Arguments
 ---------
@@ -37,9 +38,12 @@ render_mode=None, seer=False)``
 * ``uncertain_counts`` — variant 2: 5 random cards are removed unseen at setup.
 * ``reward_mode`` — ``"win"`` (zero-sum: a sole winner +1, each loser ``−1/(n−1)``; shared wins
   split ``n/(n−1)`` among the winners) or ``"score"`` (final points minus the mean, / 10).
-* ``render_mode`` — ``None``, ``"ansi"`` (``render()`` returns the public table as text) or
-  ``"human"`` (prints it).
-* ``seer`` — debugging only: appends the hidden deck to every observation (a leak by design).
+* ``render_mode`` — ``None``, ``"ansi"`` (``render()`` returns the public table as text),
+  ``"human"`` (prints it) or ``"rgb_array"`` (``render()`` returns a picture of the public table,
+  an ``(H, W, 3)`` ``uint8`` array drawn with Pillow: :mod:`parlour.envs.audition.picture`).
+* ``seer`` — debugging only: appends the hidden deck to every observation (a leak by design),
+  and the ``rgb_array`` picture shows the hidden cards face up (deck order, removed cards, the
+  drawn card).
 
 ``reset(seed=None, options={"deck": [...], "start": seat})``: ``deck`` fixes the card order
 (top first; exactly the game's cards; with variant 2 its last 5 are the removed cards), ``start``
@@ -85,6 +89,8 @@ Version history
 ---------------
 
 * v0: first release.
+* v0 (pictures): ``render_mode="rgb_array"`` added (no change to observations, actions, rewards
+  or trajectories; ``"ansi"`` and ``"human"`` unchanged).
 """
 
 from __future__ import annotations
@@ -102,7 +108,7 @@ from parlour.envs.audition.view import AuditionView, make_view
 from parlour.envs.wrappers import classic_wrappers
 
 REWARD_MODES = ("win", "score")
-RENDER_MODES = ("ansi", "human")
+RENDER_MODES = ("ansi", "human", "rgb_array")
 
 
 class raw_env(TableGameAEC, AECEnv):
@@ -214,6 +220,11 @@ class raw_env(TableGameAEC, AECEnv):
 
     def _table_text(self) -> str:
         return render_table(self.game, self.possible_agents)
+
+    def _table_picture(self) -> np.ndarray:
+        from parlour.envs.audition.picture import draw_table  # Pillow: loaded on first use
+
+        return draw_table(self.game, self.possible_agents, seer=self.seer)
 
 
 def env(**kwargs: Any) -> AECEnv:

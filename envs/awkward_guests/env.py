@@ -23,6 +23,7 @@ for agent in env.agent_iter():
 | Observation | ``{"observation": Box(0, 1, (1857,), float32), "action_mask": Box(0, 1, (95,), int8)}`` (``deduced``: 1928; ``seer`` adds 70) |
 | Import | ``from parlour.envs import awkward_guests_v0`` (also ``pettingzoo.make("aec", "parlour/AwkwardGuests-v0")`` where the registry exists) |
 | Solo Gymnasium env | ``gymnasium.make("parlour/AwkwardGuestsSolo-v0")`` (:mod:`parlour.envs.awkward_guests.solo`) |
+| Render modes | ``"ansi"`` (text), ``"human"`` (prints the text), ``"rgb_array"`` (a picture: ``(940, 1280, 3)`` ``uint8``, every player count) |
 
 Arguments
 ---------
@@ -44,10 +45,13 @@ observation_mode="notebook", deck_size=70, max_rounds=30, render_mode=None, seer
 * ``deck_size`` — cards per generated case (24..200).
 * ``max_rounds`` — the round limit; the game is truncated after the Solution phase of that
   round.
-* ``render_mode`` — ``None``, ``"ansi"`` (``render()`` returns the public table as text) or
-  ``"human"`` (prints it).
+* ``render_mode`` — ``None``, ``"ansi"`` (``render()`` returns the public table as text),
+  ``"human"`` (prints it) or ``"rgb_array"`` (``render()`` returns a picture of the public table
+  with the mansion map, an ``(H, W, 3)`` ``uint8`` array drawn with Pillow:
+  :mod:`parlour.envs.awkward_guests.picture`).
 * ``seer`` — debugging only: appends the hidden solution to every observation (a leak by
-  design).
+  design), and the ``rgb_array`` picture shows the hidden information (hands face up, bid cards,
+  the next deck cards, the solution, accusations in progress, the murderer's route).
 
 ``reset(seed=None, options={"case": Case | path, "deck": [card ids, top first], "start":
 seat})`` fixes the case, the deck order (dealing takes 6 cards per seat from the top, seat 0
@@ -137,6 +141,8 @@ Version history
 * v0: first release.
 * v0 (statistics): the final infos add ``rounds``, ``accusations``, ``wrong_accusations`` and
   ``solved`` (no change to observations, actions, rewards or trajectories).
+* v0 (pictures): ``render_mode="rgb_array"`` added, also for the solo env (no change to
+  observations, actions, rewards or trajectories; ``"ansi"`` and ``"human"`` unchanged).
 """
 
 from __future__ import annotations
@@ -157,7 +163,7 @@ from .observation import OBSERVATION_MODES, ObservationEncoder
 from .render import render_table
 from .view import GuestsView, make_view
 
-RENDER_MODES = ("ansi", "human")
+RENDER_MODES = ("ansi", "human", "rgb_array")
 CASE_SOURCES = ("generated", "classic")
 
 _CLASSIC_CACHE: dict[str, list[Case]] = {}
@@ -407,6 +413,11 @@ class raw_env(TableGameAEC, AECEnv):
 
     def _table_text(self) -> str:
         return render_table(self.game, self.possible_agents)
+
+    def _table_picture(self) -> np.ndarray:
+        from .picture import draw_table  # Pillow: loaded on first use
+
+        return draw_table(self.game, self.possible_agents, seer=self.seer)
 
 
 def final_stats(state: G.GuestsState, agents: list[str]) -> dict[str, Any]:

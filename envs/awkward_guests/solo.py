@@ -26,11 +26,12 @@ while not done:
 | Observation | ``Box(0, 1, (1857,), float32)`` — the AEC ``observation`` vector for one player (``deduced``: 1928; ``seer`` adds 70) |
 | Masks | ``action_masks()`` (bool, length 95); also ``info["action_mask"]`` (int8) |
 | Reward | at the end only: correct accusation ``+1 − 0.01 × rounds played``; wrong ``−1``; round limit ``0`` (``truncated=True``) |
+| Render modes | ``"ansi"``, ``"human"`` (prints the text), ``"rgb_array"`` (a ``(940, 1280, 3)`` ``uint8`` picture of the table: :mod:`parlour.envs.awkward_guests.picture`); SB3's ``make_vec_env("parlour/AwkwardGuestsSolo-v0")`` asks for ``"rgb_array"`` |
 | Info | ``phase``, ``action_mask``; at the end also ``result`` (``win``/``loss``/``truncated``; absent after an illegal action), ``rounds`` (the round it ended in), ``solved`` (a correct accusation) and ``is_success`` (= ``solved``, read by SB3's ``Monitor`` / logger) |
 
 Arguments: ``level="easy"``, ``cases="generated" | "classic" | [paths]``,
 ``observation_mode="notebook" | "deduced"``, ``deck_size=70``, ``max_rounds=30``,
-``render_mode=None | "ansi" | "human"``, ``seer=False`` (as for the AEC env).
+``render_mode=None | "ansi" | "human" | "rgb_array"``, ``seer=False`` (as for the AEC env).
 
 Rulings: an **illegal action** does not raise; it ends the episode with reward ``−1``
 (``terminated=True``, ``info["illegal_action"] = True``), so Gymnasium's ``check_env`` (which
@@ -54,11 +55,14 @@ from .observation import ObservationEncoder
 from .render import render_table
 from .view import GuestsView, make_view
 
+#: The name of the one seat in the rendered table.
+SEAT_NAME = "player"
+
 
 class AwkwardGuestsSoloEnv(gymnasium.Env):
     """The solo Gymnasium env (see the module docstring)."""
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 1}
 
     def __init__(
         self,
@@ -157,17 +161,28 @@ class AwkwardGuestsSoloEnv(gymnasium.Env):
         """What the player may know (see :mod:`parlour.envs.awkward_guests.view`)."""
         return make_view(self.game, 0)
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:
             gymnasium.logger.warn(
-                "render() called without a render_mode; pass render_mode='ansi' or 'human'"
+                "render() called without a render_mode; "
+                "pass render_mode='ansi', 'human' or 'rgb_array'"
             )
             return None
-        text = render_table(self.game, ["player"])
+        if self.render_mode == "rgb_array":
+            return self._table_picture()
+        text = self._table_text()
         if self.render_mode == "human":
             print(text)
             return None
         return text
+
+    def _table_text(self) -> str:
+        return render_table(self.game, [SEAT_NAME])
+
+    def _table_picture(self) -> np.ndarray:
+        from .picture import draw_table  # Pillow: loaded on first use
+
+        return draw_table(self.game, [SEAT_NAME], seer=self.seer)
 
     def close(self) -> None:
         pass

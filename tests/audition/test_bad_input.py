@@ -34,7 +34,7 @@ from tests.audition.driver import ACTION_KINDS, TOP, spec_deck
         (dict(num_players=3, action_cards=["bogus"]), "action_cards"),
         (dict(uncertain_counts="yes"), "uncertain_counts"),
         (dict(reward_mode="points"), "reward_mode"),
-        (dict(render_mode="rgb_array"), "render_mode"),
+        (dict(render_mode="rgb_array_list"), "render_mode"),
         (dict(seer=1), "seer"),
     ],
 )

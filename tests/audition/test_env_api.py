@@ -70,7 +70,7 @@ def test_metadata_and_spaces_are_shared_objects():
     raw = env.unwrapped
     assert raw.metadata == {
         "name": "audition_v0",
-        "render_modes": ["ansi", "human"],
+        "render_modes": ["ansi", "human", "rgb_array"],
         "is_parallelizable": False,
         "render_fps": 1,
     }

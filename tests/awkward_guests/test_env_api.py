@@ -94,7 +94,7 @@ def test_metadata_and_spaces_are_shared_objects_of_one_size():
     env = awkward_guests_v0.env(num_players=4, cases=_cases("easy"))
     assert env.unwrapped.metadata == {
         "name": "awkward_guests_v0",
-        "render_modes": ["ansi", "human"],
+        "render_modes": ["ansi", "human", "rgb_array"],
         "is_parallelizable": False,
         "render_fps": 1,
     }
@@ -360,7 +360,7 @@ def test_registered_in_pettingzoo_registry():
         (dict(deck_size=10), "deck_size"),
         (dict(deck_size="70"), "deck_size"),
         (dict(max_rounds=0), "max_rounds"),
-        (dict(render_mode="rgb_array"), "render_mode"),
+        (dict(render_mode="rgb_array_list"), "render_mode"),
         (dict(seer=1), "seer"),
     ],
 )

@@ -160,7 +160,7 @@ def test_bad_arguments():
         (dict(cases="x"), "cases"),
         (dict(observation_mode="x"), "observation_mode"),
         (dict(max_rounds=0), "max_rounds"),
-        (dict(render_mode="rgb_array"), "render_mode"),
+        (dict(render_mode="rgb_array_list"), "render_mode"),
     ):
         with pytest.raises(ValueError, match=arg):
             AwkwardGuestsSoloEnv(**kwargs)
