@@ -51,6 +51,9 @@ if TYPE_CHECKING:
     from parlour.train.games import GameSpec
 
 HELP = "play a game in the terminal against agents"
+#: every printed line is wrapped to this width; continuations are indented by this much more
+SCREEN_WIDTH = 80
+CONTINUATION_INDENT = 4
 
 
 class QuitGame(Exception):
@@ -153,7 +156,10 @@ class Session:
         self.stdin, self.out = stdin, out
         players = args.players or self.ui.default_players
         options = self.ui.env_options(args) | parse_options(getattr(args, "option", None) or [])
-        self.env = make_raw_env(self.spec, players, render_mode="ansi", **options)
+        try:
+            self.env = make_raw_env(self.spec, players, render_mode="ansi", **options)
+        except TypeError as exc:  # an option the game's env does not take
+            raise ValueError(f"--option: {exc}") from None
         n = len(self.env.possible_agents)
         if not 0 <= args.seat < n:
             raise ValueError(f"--seat must be in 0..{n - 1}, got {args.seat}")
@@ -171,11 +177,11 @@ class Session:
     def say(self, text: str = "") -> None:
         """Print ``text`` with every line wrapped to 80 columns (continuations indented)."""
         for line in text.split("\n"):
-            if len(line) <= 80:
+            if len(line) <= SCREEN_WIDTH:
                 print(line, file=self.out)
                 continue
-            indent = " " * (len(line) - len(line.lstrip()) + 4)
-            print(textwrap.fill(line, 80, subsequent_indent=indent), file=self.out)
+            indent = " " * (len(line) - len(line.lstrip()) + CONTINUATION_INDENT)
+            print(textwrap.fill(line, SCREEN_WIDTH, subsequent_indent=indent), file=self.out)
 
     def run(self) -> int:
         env = self.env
@@ -298,7 +304,7 @@ class Session:
 def run(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | None = None) -> int:
     try:
         session = Session(args, stdin or sys.stdin, out or sys.stdout)
-    except ValueError as exc:
+    except (ValueError, FileNotFoundError) as exc:
         print(f"parlour play: {exc}", file=sys.stderr)
         return 2
     return session.run()

@@ -235,26 +235,23 @@ def summarize(
             pair_n[a, b] += 1
             ra, rb = _rank_key(rec, s), _rank_key(rec, t)
             pair_wins[a, b] += 1.0 if ra > rb else 0.5 if ra == rb else 0.0
-    agents = []
-    for i, spec in enumerate(specs):
-        n_i = int(seat_games[i])
-        lo, hi = wilson_interval(wins[i], n_i)
-        agents.append(
-            {
-                "spec": spec,
-                "games": n_i,
-                "wins": round(float(wins[i]), 4),
-                "win_rate": float(wins[i] / n_i) if n_i else 0.0,
-                "ci95": [lo, hi],
-                "mean_score": float(score_sum[i] / score_n[i]) if score_n[i] else None,
-                "mean_reward": float(reward_sum[i] / n_i) if n_i else 0.0,
-                "win_rate_by_seat": [
-                    float(seat_wins[i, s] / seat_n[i, s]) if seat_n[i, s] else None
-                    for s in range(players)
-                ],
-            }
-        )
-        agents[-1].update(game_spec.stats.agent_stats(records, i))
+    agents = [
+        {
+            "spec": spec,
+            "games": int(seat_games[i]),
+            "wins": round(float(wins[i]), 4),
+            "win_rate": float(wins[i] / seat_games[i]) if seat_games[i] else 0.0,
+            "ci95": list(wilson_interval(wins[i], int(seat_games[i]))),
+            "mean_score": float(score_sum[i] / score_n[i]) if score_n[i] else None,
+            "mean_reward": float(reward_sum[i] / seat_games[i]) if seat_games[i] else 0.0,
+            "win_rate_by_seat": [
+                float(seat_wins[i, s] / seat_n[i, s]) if seat_n[i, s] else None
+                for s in range(players)
+            ],
+            **game_spec.stats.agent_stats(records, i),
+        }
+        for i, spec in enumerate(specs)
+    ]
     result: dict[str, Any] = {
         "game": game_spec.name,
         "players": players,

@@ -274,6 +274,19 @@ def _learner_summary(
     return out
 
 
+def _log_evaluation(logger: Any, summary: dict[str, Any], spec: GameSpec) -> dict[str, str]:
+    """Log a periodic evaluation (``eval/win_rate_vs_<opp>`` and the game's ``log_keys``);
+    returns the progress bar's short win rates."""
+    post = {}
+    for opp, s in summary.items():
+        logger.record(f"eval/win_rate_vs_{opp}", s["win_rate"])
+        for key in spec.stats.log_keys:  # the game's own numbers
+            if s.get(key) is not None:
+                logger.record(f"eval/{key}_vs_{opp}", s[key])
+        post[opp.split(".")[-1]] = f"{100 * s['win_rate']:.0f}%"
+    return post
+
+
 def _make_callback(
     cfg: TrainConfig, run_dir: Path, state: RunState, progress: bool, t_start: float
 ):
@@ -332,14 +345,7 @@ def _make_callback(
                 "results": summary,
             }
             state.history.append(entry)
-            post = {}
-            for opp, s in summary.items():
-                self.logger.record(f"eval/win_rate_vs_{opp}", s["win_rate"])
-                for key in cfg.game_spec.stats.log_keys:  # the game's own numbers
-                    if s.get(key) is not None:
-                        self.logger.record(f"eval/{key}_vs_{opp}", s[key])
-                post[opp.split(".")[-1]] = f"{100 * s['win_rate']:.0f}%"
-            self.bar.set_postfix(post)
+            self.bar.set_postfix(_log_evaluation(self.logger, summary, cfg.game_spec))
             self.logger.dump(n)
             self.eval_time += time.perf_counter() - t0
 

@@ -26,13 +26,18 @@ game of ``parlour play``):
 Adding a game
 -------------
 
-A new game needs its env and one plug-in module (``tests/games/countdown/`` is a complete,
-tiny example): the module builds a :class:`GameSpec` and calls :func:`register_game`. The env is
-a raw PettingZoo AEC env whose observations are ``{"observation": Box, "action_mask": int8}``
-(the mask never all zero for the agent to act), with ``player_view(agent)`` (what scripted
-agents read) and final ``infos`` holding ``winners`` (a list of agents) and optionally
-``scores`` (agent → number). A spec is pickled into worker processes (tournaments,
-``SubprocVecEnv``): its callables must be module-level functions or classes.
+A new game needs no edit of parlour: its env and one plug-in module, as the test game
+``tests/games/countdown/`` shows:
+
+| file | holds |
+|---|---|
+| ``rules.py`` | the pure rules (state, legal actions, apply, rewards) |
+| ``env.py`` | the raw PettingZoo AEC env: observations ``{"observation": Box, "action_mask": int8}`` (the mask never all zero for the agent to act), ``player_view(agent)`` (what scripted agents and the terminal UI read), final ``infos`` with ``winners`` (a list of agents) and optionally ``scores`` (agent → number) and the game's statistics |
+| ``plugin.py`` | the :class:`GameSpec`, registered with :func:`register_game`; and what it names: scripted agents, a :class:`Statistics` subclass, a ``PlayUI`` subclass, the hidden redeal (a features extractor and policy if the game wants its own) |
+| ``__init__.py`` | imports the plug-in, so importing the package registers the game |
+
+A spec is pickled into worker processes (tournaments, ``SubprocVecEnv``): its callables must be
+module-level functions or classes.
 
 :class:`GameSpec` fields and hooks
 ---------------------------------
@@ -53,6 +58,17 @@ agents read) and final ``infos`` holding ``winners`` (a list of agents) and opti
 | ``agents`` | the plug-in's own scripted agents: spec name → ``"module:builder(spec, seed, **options) -> Agent"`` (:func:`parlour.agents.factory.make_agent`) |
 | ``stats`` | :class:`Statistics`: the game's own numbers in tournaments, training logs and reports, and their table columns |
 | ``play_ui`` | the ``parlour play`` UI class (:class:`parlour.train.play.PlayUI`); ``None``: not playable in the terminal |
+
+Methods the generic code calls: :meth:`GameSpec.factory`, :meth:`~GameSpec.extractor`,
+:meth:`~GameSpec.policy_class`, :meth:`~GameSpec.shaper`, :meth:`~GameSpec.evaluation_options`,
+:meth:`~GameSpec.split_options`.
+
+| :class:`Statistics` hook | used by |
+|---|---|
+| ``game_keys``, ``seat_keys`` | the tournament: the final info's numbers per game and per seat, into each :class:`~parlour.train.tournament.GameRecord` |
+| ``agent_stats(records, kind)``, ``tournament_stats(records)`` | the tournament result: per agent kind, and overall |
+| ``agent_keys``, ``log_keys`` | training: the keys the learner's summaries keep, and those logged at each periodic evaluation |
+| ``report_columns(solo)`` (``columns``), ``note``, ``solo_note``, ``solve_rate`` | :mod:`parlour.train.report`: the extra table columns and the words around them |
 
 ``make_raw_env(game, players, **options)`` returns the unwrapped AEC env (illegal actions raise
 instead of ending the game, so a bug can never hide as a lost game).
@@ -110,8 +126,9 @@ class Statistics:
     log_keys: tuple[str, ...] = ()
     #: the extra table columns
     columns: tuple[Column, ...] = ()
-    #: the note printed under a table with the columns; and under a solo table
+    #: the note printed under a table that has the columns (explaining them)
     note: str = ""
+    #: the note printed under a solo training table
     solo_note: str = ""
     #: what the solve rate of a solo game counts (the heading of a solo training report)
     solve_rate: str = "share of games won"
@@ -133,18 +150,29 @@ class Statistics:
 class GameSpec:
     """How to build one game, which agents measure it and what it reports (module docstring)."""
 
+    #: the registry name (letters, digits, ``_``, ``.``, ``-``)
     name: str
-    env_factory: str  # "module:callable" returning the raw AEC env
+    #: "module:callable" returning the raw AEC env
+    env_factory: str
+    #: the seat range
     min_players: int
     max_players: int
-    players_option: str  # constructor argument of the player count
-    baselines: tuple[str, ...]  # agent specs to evaluate against, weakest first
-    eval_baselines: tuple[str, ...]  # the cheap ones used for periodic evaluation in training
-    training_options: tuple[str, ...] = ()  # options that shape training only (not eval)
-    features_extractor: str | None = None  # "module:Class", an SB3 features extractor
-    wrapper_options: tuple[str, ...] = ()  # training options read by the wrapper, not the env
-    shaping: str | None = None  # "module:Class" built with the wrapper options (see above)
-    policy: str | None = None  # "module:Class", the MaskablePPO policy used with the features
+    #: the env factory's argument for the player count
+    players_option: str
+    #: agent specs to evaluate against, weakest first
+    baselines: tuple[str, ...]
+    #: the cheap ones used for periodic evaluation in training
+    eval_baselines: tuple[str, ...]
+    #: options that shape training only (dropped for evaluation)
+    training_options: tuple[str, ...] = ()
+    #: "module:Class", an SB3 features extractor (None: the flat observation)
+    features_extractor: str | None = None
+    #: training options read by the single-seat wrapper, not the env
+    wrapper_options: tuple[str, ...] = ()
+    #: "module:Class" built with the wrapper options: a reward added to each learner step
+    shaping: str | None = None
+    #: "module:Class", the MaskablePPO policy used with the features (None: SB3's)
+    policy: str | None = None
     #: (players, env options) pairs that every cross-game test (tests/conformance/) runs
     configurations: tuple[tuple[int, dict[str, Any]], ...] = ()
     #: "module:function(raw_env, seat, rng) -> None": changes only what ``seat`` may not see
