@@ -184,11 +184,13 @@ class Session:
             print(textwrap.fill(line, SCREEN_WIDTH, subsequent_indent=indent), file=self.out)
 
     def run(self) -> int:
+        from parlour.agents.factory import describe
+
         env = self.env
         env.reset(seed=self.seed)
         self.say(f"You play {self.human}. Opponents: ")
         for agent, ag in self.agents.items():
-            self.say(f"  {agent}: {getattr(ag, 'spec', type(ag).__name__)}")
+            self.say(f"  {agent}: {describe(ag)}")
         final_info: dict = {}
         self.snapshot: tuple[str, Any] | None = None  # (choice group, env copy at its start)
         try:
