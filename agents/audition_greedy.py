@@ -30,8 +30,9 @@ import numpy as np
 
 from parlour.envs.audition import rules as R
 
-#: points of exactly ``c`` cards of one number (1 → soloist, 4 → quartet)
-PTS: tuple[int, ...] = (0, 1, 0, 0, 5) + (0,) * 100
+#: points of exactly ``c`` cards of one number (1 → soloist, 4 → quartet), for every count a
+#: collection can reach (all the copies of a number plus one more)
+PTS: tuple[int, ...] = tuple(R.count_points(c) for c in range(R.MAX_NUMBER + 2))
 NUMBERS = range(1, R.MAX_NUMBER + 1)
 
 

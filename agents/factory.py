@@ -9,17 +9,25 @@
 | ``ppo:PATH`` | any | a trained MaskablePPO model, most probable legal action (:mod:`parlour.agents.ppo`) |
 | ``ppo:PATH:sample`` | any | the same, sampling from the masked policy |
 
+A game plug-in adds its own scripted agents (``GameSpec.agents``: spec name →
+``"module:builder"``, called as ``builder(spec, seed, **options)``), e.g. ``countdown.careful``
+of the test game in ``tests/games/countdown/``.
+
 Options follow the name after a colon, comma separated: ``audition.expert:sims=200``.
 An unknown name, an option the agent does not take, or an agent of another game raise
-``ValueError`` listing what is known.
+``ValueError`` listing what is known. ``game`` is a :class:`~parlour.train.games.GameSpec` or a
+game name.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from parlour.agents.base import Agent
+
+if TYPE_CHECKING:
+    from parlour.train.games import GameSpec
 
 #: name -> (games it plays, or None for every game; builder(spec, seed, **options))
 _BUILDERS: dict[str, tuple[tuple[str, ...] | None, Callable[..., Agent]]] = {}
@@ -101,8 +109,11 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name, options
 
 
-def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:
+def make_agent(spec: str, game: GameSpec | str, seed: int | None = None) -> Agent:
     """The agent named by ``spec`` for ``game`` (see the module table)."""
+    from parlour.train.games import get_game, load_object
+
+    game = get_game(game)
     if not isinstance(spec, str) or not spec:
         raise ValueError(f"agent spec must be a non-empty string, got {spec!r}")
     if spec.startswith("ppo:"):
@@ -116,23 +127,33 @@ def make_agent(spec: str, game: str, seed: int | None = None) -> Agent:
             raise ValueError("agent spec 'ppo:PATH' needs the path of a saved model")
         return PPOAgent(spec, path, seed=seed, deterministic=not sample)
     name, options = parse_spec(spec)
-    if name not in _BUILDERS:
-        raise ValueError(f"unknown agent {spec!r}; known agents: {', '.join(KNOWN_SPECS)}")
-    games, builder = _BUILDERS[name]
-    if games is not None and game not in games:
-        raise ValueError(f"agent {name!r} plays {', '.join(games)}, not {game!r}")
+    if name in game.agents:
+        builder = load_object(game.agents[name])
+    elif name in _BUILDERS:
+        games, builder = _BUILDERS[name]
+        if games is not None and game.name not in games:
+            raise ValueError(f"agent {name!r} plays {', '.join(games)}, not {game.name!r}")
+    else:
+        known = ", ".join([*KNOWN_SPECS, *game.agents])
+        raise ValueError(f"unknown agent {spec!r}; known agents: {known}")
     try:
         return builder(spec, seed, **options)
     except TypeError:
         raise ValueError(
             f"agent {name!r} does not take options {sorted(options)}; known agents: "
-            f"{', '.join(KNOWN_SPECS)}"
+            f"{', '.join([*KNOWN_SPECS, *game.agents])}"
         ) from None
 
 
-def known_agents(game: str | None = None) -> list[str]:
-    """Names of the scripted agents (for ``game`` if given)."""
-    return [n for n, (g, _) in _BUILDERS.items() if game is None or g is None or game in g]
+def known_agents(game: GameSpec | str | None = None) -> list[str]:
+    """Names of the scripted agents (for ``game`` if given: with the plug-in's own)."""
+    if game is None:
+        return list(_BUILDERS)
+    from parlour.train.games import get_game
+
+    spec = get_game(game)
+    ours = [n for n, (g, _) in _BUILDERS.items() if g is None or spec.name in g]
+    return ours + list(spec.agents)
 
 
 def describe(agent: Any) -> str:

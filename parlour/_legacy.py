@@ -7,7 +7,12 @@ loaded, and puts ``sys.modules`` back as it was afterwards, so a user's own ``tr
 ``agents/`` neither shadows parlour during the load nor is disturbed by it.
 
 :data:`MOVED` lists names that left the module they were pickled from: ``(old module, name) ->
-new module``.
+new module``:
+
+| pickled as | now in |
+|---|---|
+| ``train.features.AuditionFeatures`` | :mod:`parlour.train.games.audition` |
+| ``train.features.GuestsFeatures``, ``GuestsPolicy``, ``PriorHead`` | :mod:`parlour.train.games.guests` |
 """
 
 from __future__ import annotations
@@ -23,8 +28,15 @@ from types import ModuleType
 #: the top-level packages of parlour 0.1
 LEGACY_PACKAGES: tuple[str, ...] = ("envs", "agents", "train", "benchmarks")
 
-#: (module a class was pickled from, class name) -> the module that holds it now
-MOVED: dict[tuple[str, str], str] = {}
+#: (module a class was pickled from, class name) -> the module that holds it now. Models pickle
+#: their features extractor (``policy_kwargs``) and policy class (``policy_class``); the game
+#: plug-ins took them out of ``train.features`` (now gone) into one module per game.
+MOVED: dict[tuple[str, str], str] = {
+    ("train.features", "AuditionFeatures"): "parlour.train.games.audition",
+    ("train.features", "GuestsFeatures"): "parlour.train.games.guests",
+    ("train.features", "GuestsPolicy"): "parlour.train.games.guests",
+    ("train.features", "PriorHead"): "parlour.train.games.guests",
+}
 
 
 def _is_legacy(name: str) -> bool:
@@ -43,7 +55,8 @@ class _AliasLoader(importlib.abc.Loader):
 
 
 class _LegacyFinder(importlib.abc.MetaPathFinder):
-    """Resolves ``train.features`` to the module object ``parlour.train.features``."""
+    """Resolves ``train.tournament`` to the module object ``parlour.train.tournament``, and a
+    module that :data:`MOVED` emptied (``train.features``) to a view holding the moved names."""
 
     def find_spec(self, fullname: str, path=None, target=None):
         if not _is_legacy(fullname):

@@ -13,7 +13,9 @@ lazily so that a missing optional extra (e.g. torch for ``train``) never breaks 
 | ``train`` | ``parlour.train.train`` | MaskablePPO self-play training from a YAML config |
 
 A subcommand module exposes ``HELP`` (one line), ``add_arguments(parser)`` and ``run(args) ->
-int`` (the exit code).
+int`` (the exit code). A subcommand whose parser sets the default ``extra_args=True`` receives the
+arguments it does not know as ``args.extra`` (``parlour play GAME`` passes them to the game's own
+flags); any other subcommand rejects them.
 """
 
 from __future__ import annotations
@@ -21,6 +23,10 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from parlour.train.games import GameSpec
 
 #: subcommand name -> module implementing it
 SUBCOMMANDS: dict[str, str] = {
@@ -31,6 +37,29 @@ SUBCOMMANDS: dict[str, str] = {
     "play": "parlour.train.play",
     "train": "parlour.train.train",
 }
+
+
+def game_argument(name: str) -> GameSpec:
+    """``argparse`` type of a game argument: the resolved spec (once, here), or a clear error."""
+    from parlour.train.games import get_game
+
+    try:
+        return get_game(name)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def parse_options(items: list[str]) -> dict[str, Any]:
+    """``--option KEY=VALUE`` items as game options (each value read as YAML)."""
+    import yaml
+
+    options: dict[str, Any] = {}
+    for item in items:
+        key, eq, value = item.partition("=")
+        if not eq or not key:
+            raise ValueError(f"--option takes KEY=VALUE, got {item!r}")
+        options[key] = yaml.safe_load(value)
+    return options
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -61,7 +90,10 @@ def _unavailable(command: str, exc: ImportError):
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra and not getattr(args, "extra_args", False):
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    args.extra = extra
     if not getattr(args, "func", None):
         parser.print_help()
         return 2

@@ -1,14 +1,20 @@
 """Training configs: the YAML schema of ``parlour train CONFIG``, validated on load.
 
+``CONFIG`` is a path to a YAML file, or the name of a config shipped with parlour (a name with
+no folder and no suffix, e.g. ``audition_2p``: the ``parlour.configs`` package data;
+:func:`resolve_config_path`, :func:`shipped_configs`).
+
 Unknown keys, wrong types and out-of-range values raise :class:`ConfigError` naming the key
 (``ppo.n_steps: expected int, got 'x'``). Every key is optional except ``name``; defaults below.
+Validation resolves the game once (:attr:`TrainConfig.game_spec`) and checks the players, the
+agent specs and the game options against it.
 
 | key | type | default | meaning |
 |---|---|---|---|
 | ``name`` | str | — | run folder ``runs/<name>/`` |
-| ``game`` | str | ``audition`` | game (:mod:`parlour.train.games`) |
+| ``game`` | str | ``audition`` | game: a registered name or ``module:ATTR`` naming a ``GameSpec`` (:mod:`parlour.train.games`) |
 | ``players`` | int | 2 | seats |
-| ``game_options`` | mapping | ``{}`` | env constructor options (``action_cards``, ``uncertain_counts``, ``reward_mode``) |
+| ``game_options`` | mapping | ``{}`` | env constructor options (Audition: ``action_cards``, ``uncertain_counts``, ``reward_mode``), and the game's training-only options |
 | ``seed`` | int | 0 | seeds SB3/torch, the envs and the evaluations |
 | ``total_timesteps`` | int | 200000 | learner steps |
 | ``n_envs`` | int | 2 | parallel envs |
@@ -17,7 +23,7 @@ Unknown keys, wrong types and out-of-range values raise :class:`ConfigError` nam
 | ``opponents.snapshot_every`` | int | 0 | learner steps between snapshots added to the pool (0: no self-play) |
 | ``opponents.snapshot_weight`` | float | 0.5 | probability that an opponent seat is a snapshot (once one exists) |
 | ``opponents.max_snapshots`` | int | 5 | snapshots kept (oldest dropped) |
-| ``ppo.*`` | | see :class:`PPOConfig` | MaskablePPO hyper-parameters (``learning_rate_end``: decay the learning rate linearly to this value over the run; null keeps it constant), ``net_arch`` (list of ints), ``activation`` (``tanh``/``relu``), ``features`` (use the game's feature extractor, :mod:`parlour.train.features`) |
+| ``ppo.*`` | | see :class:`PPOConfig` | MaskablePPO hyper-parameters (``learning_rate_end``: decay the learning rate linearly to this value over the run; null keeps it constant), ``net_arch`` (list of ints), ``activation`` (``tanh``/``relu``), ``features`` (use the game's feature extractor, ``GameSpec.features_extractor``) |
 | ``eval.every`` | int | 50000 | learner steps between evaluations against ``eval.agents`` |
 | ``eval.games`` | int | 200 | games per periodic evaluation and baseline |
 | ``eval.agents`` | list | the game's cheap baselines | periodic evaluation opponents |
@@ -31,13 +37,21 @@ Unknown keys, wrong types and out-of-range values raise :class:`ConfigError` nam
 from __future__ import annotations
 
 import dataclasses
+import importlib.resources
 import types
 import typing
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
+
+if TYPE_CHECKING:
+    from parlour.train.games import GameSpec
+
+#: the package whose ``<name>.yaml`` data files are the shipped configs
+CONFIG_PACKAGE = "parlour.configs"
+CONFIG_SUFFIX = ".yaml"
 
 
 class ConfigError(ValueError):
@@ -46,58 +60,113 @@ class ConfigError(ValueError):
 
 @dataclass
 class OpponentsConfig:
+    """Who plays the learner's opponents (:class:`parlour.train.opponents.OpponentPool`)."""
+
+    #: baseline agent specs -> sampling weights (>= 0, a positive sum)
     baselines: dict[str, float] = field(default_factory=lambda: {"random": 1.0})
+    #: learner steps between snapshots added to the pool (0: no self-play)
     snapshot_every: int = 0
+    #: probability that an opponent seat is a snapshot, once one exists
     snapshot_weight: float = 0.5
+    #: snapshots kept in the pool (the oldest is dropped)
     max_snapshots: int = 5
 
 
 @dataclass
 class PPOConfig:
+    """MaskablePPO hyper-parameters and network (SB3's names)."""
+
+    #: Adam learning rate (at the start, with ``learning_rate_end``)
     learning_rate: float = 3e-4
+    #: decay the learning rate linearly to this value over the run (None: constant)
     learning_rate_end: float | None = None
+    #: steps per env per rollout
     n_steps: int = 1024
+    #: minibatch size
     batch_size: int = 256
+    #: passes over each rollout
     n_epochs: int = 5
+    #: discount factor
     gamma: float = 1.0
+    #: GAE lambda
     gae_lambda: float = 0.95
+    #: PPO clip range
     clip_range: float = 0.2
+    #: entropy bonus coefficient
     ent_coef: float = 0.01
+    #: value loss coefficient
     vf_coef: float = 0.5
+    #: gradient norm clip
     max_grad_norm: float = 0.5
+    #: hidden layer sizes of the policy and value networks ([]: linear heads)
     net_arch: list[int] = field(default_factory=lambda: [256, 256])
+    #: hidden activation: tanh or relu
     activation: str = "tanh"
+    #: use the game's features extractor and policy (``GameSpec.features_extractor``)
     features: bool = True
 
 
 @dataclass
 class EvalConfig:
+    """Evaluations during and after training (tournaments, :mod:`parlour.train.tournament`)."""
+
+    #: learner steps between periodic evaluations
     every: int = 50000
+    #: games per periodic evaluation and opponent
     games: int = 200
+    #: periodic evaluation opponents (None: the game's ``eval_baselines``)
     agents: list[str] | None = None
+    #: games per final evaluation and opponent
     final_games: int = 1000
+    #: final evaluation opponents (None: the same as ``agents``)
     final_agents: list[str] | None = None
+    #: evaluation processes (None: one per core)
     workers: int | None = None
 
 
 @dataclass
 class TrainConfig:
+    """One training run (the module docstring has the table)."""
+
+    #: the run folder ``runs/<name>/``
     name: str
+    #: the game: a registered name or "module:ATTR" naming a GameSpec
     game: str = "audition"
+    #: seats at the table
     players: int = 2
+    #: env constructor options, and the game's training-only options
     game_options: dict[str, Any] = field(default_factory=dict)
+    #: seeds SB3/torch, the envs and the evaluations
     seed: int = 0
+    #: learner steps
     total_timesteps: int = 200000
+    #: parallel training envs
     n_envs: int = 2
+    #: subproc (one process per env) or dummy (in-process)
     vec_env: str = "subproc"
+    #: the opponent pool
     opponents: OpponentsConfig = field(default_factory=OpponentsConfig)
+    #: MaskablePPO
     ppo: PPOConfig = field(default_factory=PPOConfig)
+    #: evaluations
     eval: EvalConfig = field(default_factory=EvalConfig)
+    #: learner steps between checkpoints (for --resume)
     checkpoint_every: int = 50000
+    #: start from the weights (and Adam state) of this model.zip (None: a fresh network)
     init_from: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
+
+    @property
+    def game_spec(self) -> GameSpec:
+        """The game's plug-in spec: resolved once (by validation, or on first use)."""
+        spec = self.__dict__.get("_game_spec")
+        if spec is None:
+            from parlour.train.games import get_game
+
+            spec = self.__dict__["_game_spec"] = get_game(self.game)
+        return spec
 
 
 def _check(value: Any, tp: Any, key: str) -> Any:
@@ -169,14 +238,12 @@ def _build(cls: type, data: Any, prefix: str = "") -> Any:
 
 
 def _validate(cfg: TrainConfig) -> None:
-    from parlour.train.games import get_game
-
     def need(ok: bool, msg: str) -> None:
         if not ok:
             raise ConfigError(msg)
 
     try:
-        spec = get_game(cfg.game)
+        spec = cfg.game_spec
     except ValueError as exc:
         raise ConfigError(f"game: {exc}") from None
     need(
@@ -222,26 +289,53 @@ def _validate(cfg: TrainConfig) -> None:
     ):
         for s in specs:
             try:
-                make_agent(s, cfg.game)
+                make_agent(s, spec)
             except (ValueError, FileNotFoundError) as exc:
                 raise ConfigError(f"{where}: {exc}") from None
     try:  # the game options are checked by building the env once
         from parlour.train.games import make_raw_env
 
-        make_raw_env(cfg.game, cfg.players, **cfg.game_options)
+        make_raw_env(spec, cfg.players, **cfg.game_options)
     except (TypeError, ValueError) as exc:
         raise ConfigError(f"game_options: {exc}") from None
 
 
+def shipped_configs() -> list[str]:
+    """The names of the configs shipped with parlour (``parlour train NAME``)."""
+    folder = importlib.resources.files(CONFIG_PACKAGE)
+    return sorted(
+        f.name.removesuffix(CONFIG_SUFFIX)
+        for f in folder.iterdir()
+        if f.is_file() and f.name.endswith(CONFIG_SUFFIX)
+    )
+
+
+def resolve_config_path(config: str | Path) -> Any:
+    """The file of ``config``: a path to a YAML file, or the name of a shipped config (no
+    folder, no suffix: ``audition_2p``) — ``importlib.resources.files("parlour.configs") /
+    "audition_2p.yaml"``."""
+    path = Path(config)
+    if path.exists():
+        return path
+    is_name = path.name == str(config) and not path.suffix
+    if not is_name:
+        raise ConfigError(f"no config file at {str(config)!r}")
+    shipped = importlib.resources.files(CONFIG_PACKAGE) / f"{config}{CONFIG_SUFFIX}"
+    if not shipped.is_file():
+        raise ConfigError(
+            f"no config file or shipped config named {str(config)!r}; shipped configs: "
+            f"{', '.join(shipped_configs())}"
+        )
+    return shipped
+
+
 def load_config(path: str | Path) -> TrainConfig:
-    """Read and validate a YAML training config."""
-    path = Path(path)
-    if not path.exists():
-        raise ConfigError(f"no config file at {str(path)!r}")
+    """Read and validate a YAML training config (a path, or a shipped config's name)."""
+    source = resolve_config_path(path)
     try:
-        data = yaml.safe_load(path.read_text())
+        data = yaml.safe_load(source.read_text())
     except yaml.YAMLError as exc:
-        raise ConfigError(f"{path}: not valid YAML: {exc}") from None
+        raise ConfigError(f"{source}: not valid YAML: {exc}") from None
     return config_from_dict(data)
 
 

@@ -22,6 +22,7 @@ import numpy as np
 
 from parlour.agents.base import Agent
 from parlour.agents.factory import make_agent
+from parlour.train.games import GameSpec, get_game
 
 
 class OpponentPool:
@@ -29,7 +30,7 @@ class OpponentPool:
 
     def __init__(
         self,
-        game: str,
+        game: GameSpec | str,
         baselines: Mapping[str, float] | None = None,
         snapshot_weight: float = 0.0,
         max_snapshots: int = 5,
@@ -43,7 +44,7 @@ class OpponentPool:
             raise ValueError(f"snapshot_weight must be in [0, 1], got {snapshot_weight}")
         if max_snapshots < 1:
             raise ValueError(f"max_snapshots must be >= 1, got {max_snapshots}")
-        self.game = game
+        self.game = get_game(game)
         self.baselines = baselines
         self._specs = list(baselines)
         w = np.array([baselines[s] for s in self._specs], float)
@@ -53,7 +54,7 @@ class OpponentPool:
         self.snapshots: list[str] = []
         self._agents: dict[tuple[str, str], Agent] = {}
         for spec in self._specs:  # fail early on a bad spec, not in the middle of training
-            make_agent(spec, game)
+            make_agent(spec, self.game)
 
     def add_snapshot(self, path: str) -> None:
         """Add a saved learner model (a ``.zip`` path) to the pool."""

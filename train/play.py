@@ -1,9 +1,20 @@
 """``parlour play``: a person plays one seat in the terminal against agents.
 
 ```
-parlour play audition [--players N] [--opponents SPEC ...] [--seat K] [--seed S]
-parlour play guests [--players N] [--level L] [--opponents SPEC ...] [--seat K] [--seed S]
+parlour play GAME [--players N] [--opponents SPEC ...] [--seat K] [--seed S] [--option K=V] [game flags]
+parlour play audition --players 3
+parlour play guests --level medium
 ```
+
+``GAME`` is any game with a terminal UI (``GameSpec.play_ui``, a :class:`PlayUI`): a registered
+name or ``module:ATTR`` (:mod:`parlour.train.games`). What is game-specific — move names, what
+only you may know, how other seats' moves look to you, the end of the game, the game's own
+flags and commands — comes from that UI; this module only runs the session.
+
+| game | its flags | its commands |
+|---|---|---|
+| ``audition`` | — | — |
+| ``guests`` | ``--level L`` (case level, default easy) | ``notebook`` (your investigation sheet), ``undo`` (take back a half-built multi-step choice: asked references, an offer, the exchange, an accusation, a discard) |
 
 Each turn the public table is drawn (``render("ansi")``, 80 columns), then what only you may
 know, then your legal moves numbered from 1 with short names ("3: place the 7 on slot 2 ...").
@@ -11,18 +22,14 @@ Type a number, or a move's name (or a unique start of it). Other commands:
 
 | command | what it does |
 |---|---|
-| ``help`` | list the commands and the moves again |
+| ``help`` | list the commands (also the game's own) and the moves again |
 | ``quit`` | leave the game (also end of input) |
-| ``notebook`` | (Awkward Guests) your investigation sheet: suspects × motives proof boxes, rooms with excluded weapons and crossed-out passages, head counts, sightings, claims, conspiracy notes, candidates left |
-| ``undo`` | (Awkward Guests) take back a half-built multi-step choice — asked references, an offer, the exchange, an accusation, a discard — before it is committed |
 
 Bad input is explained and asked again; it never changes the game. The other seats are played by
-agents built from ``--opponents`` spec strings (``random``, ``audition.greedy``,
-``audition.expert``, ``guests.deducer``, ``ppo:PATH``; they fill the other seats cyclically;
-default ``audition.greedy`` / ``guests.deducer``). Their moves are shown
-as they happen, as an onlooker sees them (never which cards were offered, paid or discarded, nor
-any accusation). At the end: scores and winners, and for Awkward Guests the full solution with a
-small set of the case's cards that proves it.
+agents built from ``--opponents`` spec strings (``random``, ``ppo:PATH``, the game's scripted
+agents; they fill the other seats cyclically; default: the UI's ``default_opponent``). Their
+moves are shown as they happen, as an onlooker sees them. ``--option KEY=VALUE`` passes a game
+constructor option (YAML value), as in ``parlour eval``.
 
 Input is read line by line from standard input, so a session can be scripted
 (``printf '1\\n1\\n...' | parlour play audition``).
@@ -36,9 +43,17 @@ import pickle
 import sys
 import textwrap
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
+
+from parlour.train.cli import game_argument, parse_options
+
+if TYPE_CHECKING:
+    from parlour.train.games import GameSpec
 
 HELP = "play a game in the terminal against agents"
+#: every printed line is wrapped to this width; continuations are indented by this much more
+SCREEN_WIDTH = 80
+CONTINUATION_INDENT = 4
 
 
 class QuitGame(Exception):
@@ -51,169 +66,79 @@ class Move:
     name: str
 
 
-class AuditionUI:
-    """What ``play`` needs to know about Audition."""
+class PlayUI:
+    """What ``parlour play`` needs to know about a game (a plug-in's ``GameSpec.play_ui``).
 
-    game = "audition"
-    default_players = 2
-    default_opponent = "audition.greedy"
+    A game subclasses it and fills in the abstract methods; the rest have working defaults.
+    """
 
-    def make_env(self, players: int, args: argparse.Namespace) -> Any:
-        from parlour.envs import audition_v0
+    #: seats when ``--players`` is not given; the agent spec of the other seats by default
+    default_players: int = 2
+    default_opponent: str = "random"
 
-        return audition_v0.raw_env(num_players=players, render_mode="ansi")
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        """Add the game's own ``parlour play GAME`` flags (none by default)."""
 
-    def moves(self, env: Any, agent: str) -> list[Move]:
-        from parlour.envs.audition.moves import describe
-
-        view = env.player_view(agent)
-        return [Move(a, describe(view, a)) for a in view.legal_actions]
-
-    def private(self, env: Any, agent: str) -> str:
-        view = env.player_view(agent)
-        mine = f"You are {agent}. Your collection: {_cards(view.my_collection)}"
-        if view.drawn:
-            mine += f"\nYou drew a {view.drawn}."
-        return mine
-
-    def describe_other(self, before: Any, after: Any, seat: int, action: int) -> str:
-        from parlour.envs.audition.moves import describe_public
-
-        return describe_public(before, after, seat, action)
-
-    def view(self, env: Any, agent: str) -> Any:
-        return env.player_view(agent)
-
-    def extra_commands(self) -> dict[str, str]:
+    def env_options(self, args: argparse.Namespace) -> dict[str, Any]:
+        """Game options from the game's own flags (``--option`` ones come on top)."""
         return {}
 
-    def run_extra(self, command: str, env: Any, agent: str) -> str:  # pragma: no cover
-        raise KeyError(command)
-
-    def final(self, env: Any, info: dict) -> str:
-        scores = ", ".join(f"{a}: {p}" for a, p in info["scores"].items())
-        return f"Scores: {scores}\nWinner(s): {', '.join(info['winners'])}"
-
-
-def _cards(counts: tuple[int, ...]) -> str:
-    from parlour.envs.audition.moves import cards_text
-
-    return cards_text(counts)
-
-
-#: decision -> the multi-step choice it belongs to (``undo`` goes back to that choice's start)
-_GUESTS_GROUPS = {
-    "inquiry": "inquiry",
-    "offer": "offer",
-    "answer": "exchange",
-    "pay": "exchange",
-    "solution": "accusation",
-    "murderer": "accusation",
-    "motive": "accusation",
-    "weapon": "accusation",
-    "accomplice": "accusation",
-    "accomplice_motive": "accusation",
-    "discard": "discard",
-}
-
-
-class GuestsUI:
-    """What ``play`` needs to know about Awkward Guests."""
-
-    game = "guests"
-    default_players = 3
-    default_opponent = "guests.deducer"
-
-    def make_env(self, players: int, args: argparse.Namespace) -> Any:
-        from parlour.envs import awkward_guests_v0
-
-        return awkward_guests_v0.raw_env(
-            num_players=players, level=args.level or "easy", render_mode="ansi"
-        )
-
     def moves(self, env: Any, agent: str) -> list[Move]:
-        from parlour.envs.awkward_guests.moves import describe
-
-        view = env.player_view(agent)
-        return [Move(a, describe(view, a)) for a in view.legal_actions]
+        """The person's legal moves with short readable names."""
+        raise NotImplementedError
 
     def private(self, env: Any, agent: str) -> str:
-        from parlour.envs.awkward_guests.moves import card_line
-
-        view = env.player_view(agent)
-        lines = [f"You are {agent}. Your hand ({len(view.hand)} cards):"]
-        for h in view.hand:
-            mark = "*" if h.selected else " "
-            lines.append(f" {mark} {card_line(h.card, 10_000)}")
-        if view.owed:
-            lines.append(f"Still to pay: value {view.owed}.")
-        if view.to_discard:
-            lines.append(f"Still to discard: {view.to_discard} card(s).")
-        acc = view.pending_accusation
-        if acc is not None:
-            parts = [x for x in (acc.murderer, acc.motive, acc.weapon, acc.accomplice) if x]
-            lines.append("Your accusation so far: " + (", ".join(parts) or "-"))
-        return "\n".join(lines)
-
-    def describe_other(self, before: Any, after: Any, seat: int, action: int) -> str:
-        from parlour.envs.awkward_guests.moves import describe_public
-
-        return describe_public(before, after, seat, action)
+        """What only the person may know (their hand, a drawn card, ...)."""
+        raise NotImplementedError
 
     def view(self, env: Any, agent: str) -> Any:
+        """The person's view, compared before and after another seat's move."""
         return env.player_view(agent)
 
+    def describe_other(self, before: Any, after: Any, seat: int, action: int) -> str | None:
+        """Another seat's move as an onlooker sees it (None: say nothing)."""
+        raise NotImplementedError
+
     def group(self, env: Any, agent: str) -> str | None:
-        return _GUESTS_GROUPS.get(env.player_view(agent).decision)
+        """The multi-step choice the person's decision belongs to (``undo`` goes back to its
+        start; None: a single-step decision)."""
+        return None
 
     def extra_commands(self) -> dict[str, str]:
-        return {
-            "notebook": "show your investigation sheet",
-            "undo": "take back the half-built choice (asked references, offer, exchange, "
-            "accusation or discard) before it is committed",
-        }
+        """The game's own prompt commands -> help text (``undo`` turns on taking back a
+        half-built choice of :meth:`group`)."""
+        return {}
 
     def run_extra(self, command: str, env: Any, agent: str) -> str:
-        from parlour.envs.awkward_guests.moves import notebook_sheet
-
-        if command == "notebook":
-            return notebook_sheet(env.player_view(agent))
+        """The text an extra command shows."""
         raise KeyError(command)
 
-    def final(self, env: Any, info: dict) -> str:
-        from parlour.envs.awkward_guests.moves import card_line, proof
-
-        case = env.game.case  # the game is over: the solution may be shown
-        sol = case.solution
-        lines = [
-            f"Result: {info.get('result', '-')}; winner(s): {', '.join(info.get('winners', [])) or 'none'}"
-        ]
-        lines.append(
-            f"The solution: {sol.murderer} killed Mr. Walton for '{sol.motive}' with the "
-            f"{sol.weapon}"
-            + (
-                f", helped by {sol.accomplice} ('{sol.accomplice_motive}')."
-                if sol.accomplice
-                else "."
-            )
-        )
-        lines.append("The cards that prove it:")
-        lines.extend("  " + card_line(c, 10_000) for c in proof(case))
-        return "\n".join(lines)
-
-
-UIS: dict[str, Any] = {"audition": AuditionUI(), "guests": GuestsUI()}
+    def final(self, env: Any, info: dict[str, Any]) -> str:
+        """The end of the game: scores, winners, what was hidden."""
+        raise NotImplementedError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game", choices=sorted(UIS), help="the game to play")
+    parser.add_argument(
+        "game", type=game_argument, help="the game (a name, or 'module:ATTR' naming a GameSpec)"
+    )
     parser.add_argument("--players", type=int, default=None, help="number of seats")
     parser.add_argument(
         "--opponents", nargs="+", default=None, help="agent specs for the other seats"
     )
     parser.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     parser.add_argument("--seed", type=int, default=None, help="seed of the deal and the agents")
-    parser.add_argument("--level", default=None, help="Awkward Guests case level (default easy)")
+    parser.add_argument(
+        "--option", action="append", default=[], metavar="KEY=VALUE", help="game option (YAML)"
+    )
+    parser.set_defaults(extra_args=True)  # the game's own flags follow (PlayUI.add_arguments)
+
+
+def parse_game_flags(spec: GameSpec, ui: PlayUI, args: argparse.Namespace) -> None:
+    """Parse the game's own flags (``args.extra``, after the generic ones) into ``args``."""
+    parser = argparse.ArgumentParser(prog=f"parlour play {spec.name}", add_help=False)
+    ui.add_arguments(parser)
+    parser.parse_args(getattr(args, "extra", None) or [], namespace=args)
 
 
 class Session:
@@ -221,11 +146,20 @@ class Session:
 
     def __init__(self, args: argparse.Namespace, stdin: TextIO, out: TextIO) -> None:
         from parlour.agents.factory import make_agent
+        from parlour.train.games import get_game, make_raw_env
 
-        self.ui = UIS[args.game]
+        self.spec = get_game(args.game)
+        if self.spec.play_ui is None:
+            raise ValueError(f"{self.spec.name} has no terminal UI (GameSpec.play_ui)")
+        self.ui = self.spec.play_ui()
+        parse_game_flags(self.spec, self.ui, args)
         self.stdin, self.out = stdin, out
         players = args.players or self.ui.default_players
-        self.env = self.ui.make_env(players, args)
+        options = self.ui.env_options(args) | parse_options(getattr(args, "option", None) or [])
+        try:
+            self.env = make_raw_env(self.spec, players, render_mode="ansi", **options)
+        except TypeError as exc:  # an option the game's env does not take
+            raise ValueError(f"--option: {exc}") from None
         n = len(self.env.possible_agents)
         if not 0 <= args.seat < n:
             raise ValueError(f"--seat must be in 0..{n - 1}, got {args.seat}")
@@ -237,24 +171,26 @@ class Session:
         for i, agent in enumerate(others):
             spec = specs[i % len(specs)]
             seed = None if args.seed is None else args.seed + 1 + i
-            self.agents[agent] = make_agent(spec, self.ui.game, seed=seed)
+            self.agents[agent] = make_agent(spec, self.spec, seed=seed)
             self.agents[agent].reset(seed)
 
     def say(self, text: str = "") -> None:
         """Print ``text`` with every line wrapped to 80 columns (continuations indented)."""
         for line in text.split("\n"):
-            if len(line) <= 80:
+            if len(line) <= SCREEN_WIDTH:
                 print(line, file=self.out)
                 continue
-            indent = " " * (len(line) - len(line.lstrip()) + 4)
-            print(textwrap.fill(line, 80, subsequent_indent=indent), file=self.out)
+            indent = " " * (len(line) - len(line.lstrip()) + CONTINUATION_INDENT)
+            print(textwrap.fill(line, SCREEN_WIDTH, subsequent_indent=indent), file=self.out)
 
     def run(self) -> int:
+        from parlour.agents.factory import describe
+
         env = self.env
         env.reset(seed=self.seed)
         self.say(f"You play {self.human}. Opponents: ")
         for agent, ag in self.agents.items():
-            self.say(f"  {agent}: {getattr(ag, 'spec', type(ag).__name__)}")
+            self.say(f"  {agent}: {describe(ag)}")
         final_info: dict = {}
         self.snapshot: tuple[str, Any] | None = None  # (choice group, env copy at its start)
         try:
@@ -295,7 +231,7 @@ class Session:
     def ask(self) -> int | None:
         """The person's next action; ``None`` after an ``undo`` restored the env."""
         env, ui = self.env, self.ui
-        group = ui.group(env, self.human) if hasattr(ui, "group") else None
+        group = ui.group(env, self.human)
         if group is None:
             self.snapshot = None
         elif self.snapshot is None or self.snapshot[0] != group:
@@ -370,7 +306,7 @@ class Session:
 def run(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | None = None) -> int:
     try:
         session = Session(args, stdin or sys.stdin, out or sys.stdout)
-    except ValueError as exc:
+    except (ValueError, FileNotFoundError) as exc:
         print(f"parlour play: {exc}", file=sys.stderr)
         return 2
     return session.run()

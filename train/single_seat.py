@@ -12,13 +12,14 @@ This is what SB3's ``MaskablePPO`` trains on. Per episode (``reset``):
 | ``observation_space`` | the game's flat ``Box`` observation (the learner's, egocentric) |
 | ``action_space`` | the game's ``Discrete`` actions |
 | ``action_masks()`` | the learner's current legal-action mask (``bool``), for ``MaskablePPO`` |
-| reward | the learner's AEC reward since its previous step (``env.last()``); in our games the final zero-sum reward, paid on the learner's **last** step — also when the game ends on an opponent's move, and also for a losing seat; plus the game's training-only reward shaping, if a wrapper option turns it on (:mod:`parlour.train.games`; Awkward Guests' ``accusation_shaping``, ``solution_shaping``) |
+| reward | the learner's AEC reward since its previous step (``env.last()``); in our games the final zero-sum reward, paid on the learner's **last** step — also when the game ends on an opponent's move, and also for a losing seat; plus the game's training-only reward shaping, if a wrapper option turns it on (``GameSpec.shaping``; Awkward Guests' ``accusation_shaping``, ``solution_shaping``) |
 | ``terminated`` | the learner's game is over: it won, lost, drew, was knocked out, or the game hit its own round limit |
 | ``truncated`` | always ``False`` (see below) |
 | final ``info`` | ``seat``, ``scores``, ``winners``, ``opponents`` (specs per seat), ``is_success``, ``round_limit`` (the game ended at its round limit: the AEC truncation) |
 
 It works for every player count (1 = solo: no opponents at all, the learner is seat 0) and
-every game in :mod:`parlour.train.games`. It steps the *raw* AEC env, so an illegal learner action
+every game of :mod:`parlour.train.games` (``game``: a :class:`~parlour.train.games.GameSpec`, or
+a name resolved once here). It steps the *raw* AEC env, so an illegal learner action
 raises ``ValueError`` instead of ending the game.
 
 **Players who are out.** In Awkward Guests a wrong accusation knocks a player out while the
@@ -41,7 +42,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from parlour.train.games import get_game, make_raw_env
+from parlour.train.games import GameSpec, get_game, make_raw_env
 from parlour.train.opponents import OpponentPool
 
 
@@ -52,24 +53,23 @@ class SingleSeatEnv(gym.Env):
 
     def __init__(
         self,
-        game: str = "audition",
+        game: GameSpec | str = "audition",
         players: int = 2,
         game_options: dict[str, Any] | None = None,
         opponents: OpponentPool | Sequence[str] | None = None,
         seat: int | None = None,
     ) -> None:
         super().__init__()
-        self.game = game
-        game_spec = get_game(game)
-        options = dict(game_options or {})
-        wrapper_options = {k: options.pop(k) for k in game_spec.wrapper_options if k in options}
-        self.aec = make_raw_env(game, players, **options)
-        self.shaper = game_spec.shaper(**wrapper_options)
+        self.spec = get_game(game)
+        self.game = self.spec.name
+        env_options, wrapper_options = self.spec.split_options(game_options or {})
+        self.aec = make_raw_env(self.spec, players, **env_options)
+        self.shaper = self.spec.shaper(**wrapper_options)
         first = self.aec.possible_agents[0]
         self.observation_space = self.aec.observation_space(first)["observation"]
         self.action_space = self.aec.action_space(first)
         if opponents is None or not isinstance(opponents, OpponentPool):
-            opponents = OpponentPool(game, {spec: 1.0 for spec in (opponents or ["random"])})
+            opponents = OpponentPool(self.spec, {s: 1.0 for s in (opponents or ["random"])})
         self.pool = opponents
         if seat is not None and not 0 <= seat < players:
             raise ValueError(f"seat must be in 0..{players - 1}, got {seat}")

@@ -26,18 +26,14 @@ The result (the JSON of ``parlour eval``):
 | ``game``, ``players``, ``games``, ``deals`` | settings; ``games`` = seat arrangements × deals |
 | ``mean_length`` | mean game length in agent steps |
 | ``even_win_rate`` | ``1 / players`` |
-| ``mean_rounds`` | games reporting ``rounds`` (Awkward Guests): mean rounds a game lasted |
-| ``wrong_accusations`` | Awkward Guests: share of all accusations that were wrong (``null``: none made) |
 | ``head_to_head``, ``ratings`` | more than two kinds (see above) |
 | ``agents[i].spec``, ``games``, ``wins``, ``win_rate``, ``ci95``, ``mean_score``, ``mean_reward``, ``win_rate_by_seat`` | per kind, over its seat-games (see above; ``mean_score`` ``null`` if the game has no scores) |
-| ``agents[i].accusations`` | Awkward Guests: accusations the kind made in all |
-| ``agents[i].wrong_accusations`` | Awkward Guests: share of its accusations that were wrong (``null``: it never accused) |
-| ``agents[i].solved`` | Awkward Guests: share of its seat-games it solved (a correct accusation; solo: the solve rate) |
-| ``agents[i].mean_rounds`` | Awkward Guests: mean round of its correct accusations, i.e. rounds to a correct solution (``null``: it never solved) |
+| ``mean_<key>`` | per ``key`` of the game's ``stats.game_keys``: its mean over the games (Awkward Guests: ``mean_rounds``) |
+| the game's own keys | from its :class:`~parlour.train.games.Statistics`: per kind (``agent_stats``) and per tournament (``tournament_stats``); e.g. Awkward Guests' ``solved``, ``mean_rounds``, ``wrong_accusations``, ``accusations`` (:mod:`parlour.train.games.guests`) |
 
-The Awkward Guests keys come from the final infos (``rounds``; per agent ``accusations``,
-``wrong_accusations``, ``solved``: :data:`GAME_STATS`, :data:`SEAT_STATS`); a game whose infos
-have none of them (Audition) gets none of these keys.
+The game's statistics come from each game's final info: ``stats.game_keys`` (numbers, in
+:attr:`GameRecord.extras`) and ``stats.seat_keys`` (per-agent numbers, in
+:attr:`GameRecord.seat_stats`); a game without statistics (Audition) gets none of these keys.
 
 Games run in parallel over ``workers`` processes (default: one per core) with a progress bar;
 ``workers=1`` plays in this process. Results are identical for any worker count.
@@ -52,9 +48,12 @@ import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from parlour.train.games import GameSpec
 
 Z95 = 1.959963984540054
 
@@ -96,16 +95,11 @@ class GameRecord:
     scores: list[float | None]
     winners: list[int]
     length: int
-    extras: dict[str, float] = field(default_factory=dict)  # per game, e.g. "rounds"
-    #: per seat, the game's statistics counters (empty list when the game reports none), e.g.
-    #: Awkward Guests: ``{"accusations", "wrong_accusations", "solved"}`` (see :data:`SEAT_STATS`)
+    #: per game, the final info's numbers of the game's ``stats.game_keys`` (e.g. "rounds")
+    extras: dict[str, float] = field(default_factory=dict)
+    #: per seat, the final info's numbers of the game's ``stats.seat_keys`` (empty list when
+    #: the game reports none), e.g. Awkward Guests' accusations, wrong accusations, solved
     seat_stats: list[dict[str, float]] = field(default_factory=list)
-
-
-#: game-level numbers of a final info, averaged over the games as ``mean_<key>``
-GAME_STATS: tuple[str, ...] = ("rounds",)
-#: per-agent dictionaries of a final info (``{agent: number or bool}``), summed per kind
-SEAT_STATS: tuple[str, ...] = ("accusations", "wrong_accusations", "solved")
 
 
 # -- playing (one worker) -------------------------------------------------------------------
@@ -114,7 +108,7 @@ _WORKER: dict[str, Any] = {}
 
 
 def _init_worker(
-    game: str, players: int, game_options: dict, specs: Sequence[str], seed: int
+    game: GameSpec, players: int, game_options: dict, specs: Sequence[str], seed: int
 ) -> None:
     from parlour.agents.factory import make_agent
     from parlour.train.games import make_raw_env
@@ -127,12 +121,12 @@ def _init_worker(
     agents = {
         (k, s): make_agent(spec, game) for k, spec in enumerate(specs) for s in range(players)
     }
-    _WORKER.update(env=env, agents=agents, seed=seed)
+    _WORKER.update(env=env, agents=agents, seed=seed, stats=game.stats)
 
 
 def _play(job: tuple[int, tuple[int, ...]]) -> GameRecord:
     deal, kinds = job
-    env, agents, seed = _WORKER["env"], _WORKER["agents"], _WORKER["seed"]
+    env, agents, seed, stats = _WORKER["env"], _WORKER["agents"], _WORKER["seed"], _WORKER["stats"]
     env.reset(seed=seed + deal)
     names = env.possible_agents
     seat_agents = {}
@@ -154,11 +148,11 @@ def _play(job: tuple[int, tuple[int, ...]]) -> GameRecord:
         length += 1
     score_map = final_info.get("scores", {})
     winners = [names.index(w) for w in final_info.get("winners", [])]
-    extras = {k: float(final_info[k]) for k in GAME_STATS if k in final_info}
+    extras = {k: float(final_info[k]) for k in stats.game_keys if k in final_info}
     seat_stats = []
-    if any(k in final_info for k in SEAT_STATS):
+    if any(k in final_info for k in stats.seat_keys):
         seat_stats = [
-            {k: float(final_info[k][a]) for k in SEAT_STATS if k in final_info} for a in names
+            {k: float(final_info[k][a]) for k in stats.seat_keys if k in final_info} for a in names
         ]
     return GameRecord(
         deal=deal,
@@ -205,33 +199,13 @@ def _rank_key(rec: GameRecord, seat: int) -> tuple[float, float]:
     return (rec.rewards[seat], 0.0 if score is None else float(score))
 
 
-def _seat_stat_entry(
-    i: int,
-    n_i: int,
-    stat_sum: dict[str, np.ndarray],
-    solve_rounds: np.ndarray,
-    reported: set[str],
-) -> dict[str, Any]:
-    """Kind ``i``'s per-seat statistics: only those the game reports (``reported``: the keys of
-    the records' ``seat_stats`` and ``extras``); see the module table."""
-    out: dict[str, Any] = {}
-    made = float(stat_sum["accusations"][i])
-    if "accusations" in reported:
-        out["accusations"] = int(round(made))
-    if {"accusations", "wrong_accusations"} <= reported:
-        out["wrong_accusations"] = float(stat_sum["wrong_accusations"][i] / made) if made else None
-    if "solved" in reported:
-        solved = float(stat_sum["solved"][i])
-        out["solved"] = solved / n_i if n_i else None
-        if "rounds" in reported:
-            out["mean_rounds"] = float(solve_rounds[i] / solved) if solved else None
-    return out
-
-
 def summarize(
-    records: Sequence[GameRecord], specs: Sequence[str], game: str, players: int
+    records: Sequence[GameRecord], specs: Sequence[str], game: GameSpec | str, players: int
 ) -> dict[str, Any]:
     """The tournament result dictionary (the JSON written by ``parlour eval``)."""
+    from parlour.train.games import get_game
+
+    game_spec = get_game(game)
     k = len(specs)
     seat_games = np.zeros(k)
     wins = np.zeros(k)
@@ -242,11 +216,6 @@ def summarize(
     seat_n = np.zeros((k, players))
     pair_wins = np.zeros((k, k))
     pair_n = np.zeros((k, k))
-    stat_sum = {key: np.zeros(k) for key in SEAT_STATS}
-    solve_rounds = np.zeros(k)  # sum of the rounds of the seat-games solved (a correct
-    # accusation ends the game, so the round a game ended in is the round it was solved in)
-    reported = {key for rec in records for seat in rec.seat_stats for key in seat}
-    reported |= {key for rec in records for key in rec.extras}
     for rec in records:
         share = 1.0 / len(rec.winners) if rec.winners else 0.0
         for s, kind in enumerate(rec.kinds):
@@ -259,11 +228,6 @@ def summarize(
             if rec.scores[s] is not None:
                 score_sum[kind] += rec.scores[s]
                 score_n[kind] += 1
-            if rec.seat_stats:
-                seat = rec.seat_stats[s]
-                for key in SEAT_STATS:
-                    stat_sum[key][kind] += seat.get(key, 0.0)
-                solve_rounds[kind] += seat.get("solved", 0.0) * rec.extras.get("rounds", 0.0)
         for s, t in itertools.permutations(range(players), 2):
             a, b = rec.kinds[s], rec.kinds[t]
             if a == b:
@@ -271,28 +235,25 @@ def summarize(
             pair_n[a, b] += 1
             ra, rb = _rank_key(rec, s), _rank_key(rec, t)
             pair_wins[a, b] += 1.0 if ra > rb else 0.5 if ra == rb else 0.0
-    agents = []
-    for i, spec in enumerate(specs):
-        n_i = int(seat_games[i])
-        lo, hi = wilson_interval(wins[i], n_i)
-        agents.append(
-            {
-                "spec": spec,
-                "games": n_i,
-                "wins": round(float(wins[i]), 4),
-                "win_rate": float(wins[i] / n_i) if n_i else 0.0,
-                "ci95": [lo, hi],
-                "mean_score": float(score_sum[i] / score_n[i]) if score_n[i] else None,
-                "mean_reward": float(reward_sum[i] / n_i) if n_i else 0.0,
-                "win_rate_by_seat": [
-                    float(seat_wins[i, s] / seat_n[i, s]) if seat_n[i, s] else None
-                    for s in range(players)
-                ],
-            }
-        )
-        agents[-1].update(_seat_stat_entry(i, n_i, stat_sum, solve_rounds, reported))
+    agents = [
+        {
+            "spec": spec,
+            "games": int(seat_games[i]),
+            "wins": round(float(wins[i]), 4),
+            "win_rate": float(wins[i] / seat_games[i]) if seat_games[i] else 0.0,
+            "ci95": list(wilson_interval(wins[i], int(seat_games[i]))),
+            "mean_score": float(score_sum[i] / score_n[i]) if score_n[i] else None,
+            "mean_reward": float(reward_sum[i] / seat_games[i]) if seat_games[i] else 0.0,
+            "win_rate_by_seat": [
+                float(seat_wins[i, s] / seat_n[i, s]) if seat_n[i, s] else None
+                for s in range(players)
+            ],
+            **game_spec.stats.agent_stats(records, i),
+        }
+        for i, spec in enumerate(specs)
+    ]
     result: dict[str, Any] = {
-        "game": game,
+        "game": game_spec.name,
         "players": players,
         "games": len(records),
         "deals": len({r.deal for r in records}),
@@ -303,11 +264,7 @@ def summarize(
     extra_keys = sorted({key for r in records for key in r.extras})
     for key in extra_keys:
         result[f"mean_{key}"] = float(np.mean([r.extras.get(key, 0.0) for r in records]))
-    if {"accusations", "wrong_accusations"} <= reported:
-        made = float(stat_sum["accusations"].sum())
-        result["wrong_accusations"] = (
-            float(stat_sum["wrong_accusations"].sum() / made) if made else None
-        )
+    result.update(game_spec.stats.tournament_stats(records))
     if k > 2:
         h2h = np.where(pair_n > 0, pair_wins / np.maximum(pair_n, 1), np.nan)
         result["head_to_head"] = {
@@ -327,7 +284,7 @@ def summarize(
 
 
 def run_tournament(
-    game: str,
+    game: GameSpec | str,
     players: int,
     specs: Sequence[str],
     games: int,
@@ -337,10 +294,14 @@ def run_tournament(
     progress: bool = True,
     desc: str = "eval",
 ) -> dict[str, Any]:
-    """Play the tournament and return :func:`summarize`'s result (plus settings and timing)."""
+    """Play the tournament and return :func:`summarize`'s result (plus settings and timing).
+
+    ``game`` is a :class:`~parlour.train.games.GameSpec` (or a name, resolved here); the spec
+    itself goes to the worker processes, so a game registered only in this process plays too.
+    """
     from parlour.train.games import get_game
 
-    get_game(game)
+    game = get_game(game)
     specs = list(specs)
     if len(set(specs)) != len(specs):
         raise ValueError(f"agent specs must be distinct, got {specs}")

@@ -2,8 +2,15 @@
 
 ```
 parlour train configs/audition_2p.yaml            # train, evaluate, report
+parlour train audition_2p                         # the same, by the name of a shipped config
 parlour train configs/audition_2p.yaml --resume   # continue from runs/<name>/checkpoints/
 ```
+
+``CONFIG`` is a YAML file, or the name of a config shipped with parlour (the ``parlour.configs``
+package data, :func:`parlour.train.config.resolve_config_path`). The game it names is resolved
+once, when the config is validated, and its :class:`~parlour.train.games.GameSpec` is passed
+down: to the training envs (also in worker processes), the model, the evaluations and the
+report.
 
 What a run does (config keys in :mod:`parlour.train.config`):
 
@@ -23,12 +30,13 @@ What a run does (config keys in :mod:`parlour.train.config`):
    ``eval.final_games`` games each, ``report.md``, ``report.json``, ``learning_curve.png``, and
    the result table printed.
 
-Awkward Guests (``game: guests``): the learner's summaries (``report.json`` ``final`` and
-``history``) add ``solved``, ``mean_rounds`` (rounds to a correct solution), ``wrong_accusations``
-(share) and ``accusations`` (:mod:`parlour.train.tournament`), and the final table shows them. Solo
-(``players: 1``) there are no opponents: the learner and each baseline play the same deals alone
-(:func:`evaluate_model`), so the report gives the solve rate of the learner and of each baseline
-(``final[opp]["baseline"]``) side by side, and the learning curve the learner's solve rate.
+The learner's summaries (``report.json`` ``final`` and ``history``) add the game's own
+statistics (``GameSpec.stats.agent_keys``; Awkward Guests: ``solved``, ``mean_rounds``,
+``wrong_accusations``, ``accusations``), the periodic evaluations log its ``log_keys``, and the
+final table shows its columns. Solo (``players: 1``) there are no opponents: the learner and
+each baseline play the same deals alone (:func:`evaluate_model`), so the report gives the solve
+rate of the learner and of each baseline (``final[opp]["baseline"]``) side by side, and the
+learning curve the learner's solve rate. The report is rendered by :mod:`parlour.train.report`.
 
 ``--timesteps N`` overrides ``total_timesteps``; ``--dummy`` forces the in-process vec env;
 ``--runs DIR`` changes the parent folder of run folders (default ``runs``).
@@ -42,17 +50,24 @@ import shutil
 import time
 from functools import partial
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from parlour.train.config import ConfigError, TrainConfig, load_config
 
+if TYPE_CHECKING:
+    from parlour.train.games import GameSpec
+
+#: the shortest training time a steps/s figure divides by (a run of no steps takes ~0 s)
+MIN_DURATION_S = 1e-9
+#: evaluation deals are seeded apart from training episodes: deal seeds start at
+#: ``EVAL_SEED_BASE + seed * EVAL_SEEDS_PER_RUN`` (+ the steps of a periodic evaluation)
+EVAL_SEED_BASE = 10_000_000
+EVAL_SEEDS_PER_RUN = 100_000
 HELP = "train a MaskablePPO agent from a YAML config (self-play, evaluation, report)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("config", help="YAML config (see configs/)")
+    parser.add_argument("config", help="YAML config file, or the name of a shipped config")
     parser.add_argument("--resume", action="store_true", help="continue from the last checkpoint")
     parser.add_argument("--timesteps", type=int, default=None, help="override total_timesteps")
     parser.add_argument("--dummy", action="store_true", help="use DummyVecEnv (no subprocesses)")
@@ -80,7 +95,8 @@ def run(args: argparse.Namespace) -> int:
 # -- environment construction ----------------------------------------------------------------
 
 
-def _make_env(cfg_dict: dict[str, Any]) -> Any:
+def _make_env(spec: GameSpec, cfg_dict: dict[str, Any]) -> Any:
+    """One training env (called in the vec env's worker; ``spec`` is pickled there)."""
     from stable_baselines3.common.monitor import Monitor
 
     from parlour.train.opponents import OpponentPool
@@ -88,19 +104,19 @@ def _make_env(cfg_dict: dict[str, Any]) -> Any:
 
     o = cfg_dict["opponents"]
     pool = OpponentPool(
-        cfg_dict["game"],
+        spec,
         o["baselines"],
         snapshot_weight=o["snapshot_weight"],
         max_snapshots=o["max_snapshots"],
     )
-    env = SingleSeatEnv(cfg_dict["game"], cfg_dict["players"], cfg_dict["game_options"], pool)
+    env = SingleSeatEnv(spec, cfg_dict["players"], cfg_dict["game_options"], pool)
     return Monitor(env, info_keywords=("is_success",))
 
 
 def make_vec_env(cfg: TrainConfig) -> Any:
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
-    fns = [partial(_make_env, cfg.to_dict()) for _ in range(cfg.n_envs)]
+    fns = [partial(_make_env, cfg.game_spec, cfg.to_dict()) for _ in range(cfg.n_envs)]
     if cfg.vec_env == "subproc" and cfg.n_envs > 1:
         return SubprocVecEnv(fns)
     return DummyVecEnv(fns)
@@ -108,10 +124,7 @@ def make_vec_env(cfg: TrainConfig) -> Any:
 
 def eval_options(cfg: TrainConfig) -> dict[str, Any]:
     """Game options for evaluation (training-only options such as ``reward_mode`` removed)."""
-    from parlour.train.games import get_game
-
-    drop = get_game(cfg.game).training_options
-    return {k: v for k, v in cfg.game_options.items() if k not in drop}
+    return cfg.game_spec.evaluation_options(cfg.game_options)
 
 
 def learning_rate_schedule(start: float, end: float | None) -> Any:
@@ -128,12 +141,10 @@ def build_model(cfg: TrainConfig, vec_env: Any) -> Any:
     import torch
     from sb3_contrib import MaskablePPO
 
-    from parlour.train.games import get_game
-
     p = cfg.ppo
     activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[p.activation]
     policy_kwargs: dict[str, Any] = {"net_arch": list(p.net_arch), "activation_fn": activation}
-    game = get_game(cfg.game)
+    game = cfg.game_spec
     extractor = game.extractor() if p.features else None
     policy: Any = "MlpPolicy"
     if extractor is not None:
@@ -224,11 +235,11 @@ def evaluate_model(
     results = {}
     for opp in agents:
         results[opp] = run_tournament(
-            cfg.game,
+            cfg.game_spec,
             cfg.players,
             [f"ppo:{model_path}", opp],
             games,
-            seed=10_000_000 + cfg.seed * 100_000 + seed_offset,
+            seed=EVAL_SEED_BASE + cfg.seed * EVAL_SEEDS_PER_RUN + seed_offset,
             game_options=eval_options(cfg),
             workers=cfg.eval.workers,
             progress=progress,
@@ -237,31 +248,43 @@ def evaluate_model(
     return results
 
 
-#: the Awkward Guests statistics of a tournament's agent entry (see :mod:`parlour.train.tournament`)
-GUESTS_KEYS = ("solved", "mean_rounds", "wrong_accusations", "accusations")
+#: the keys of a tournament agent entry that every summary keeps
+SUMMARY_KEYS = ("win_rate", "ci95", "games", "mean_score", "mean_reward")
 
 
-def _agent_summary(a: dict[str, Any]) -> dict[str, Any]:
-    out = {
-        "win_rate": a["win_rate"],
-        "ci95": a["ci95"],
-        "games": a["games"],
-        "mean_score": a["mean_score"],
-        "mean_reward": a["mean_reward"],
-    }
-    out.update({k: a[k] for k in GUESTS_KEYS if k in a})
-    return out
+def _agent_summary(a: dict[str, Any], spec: GameSpec) -> dict[str, Any]:
+    keys = SUMMARY_KEYS + spec.stats.agent_keys
+    return {k: a[k] for k in keys if k in a}
 
 
-def _learner_summary(results: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """The learner's entry of each tournament (by opponent), with the Awkward Guests statistics
-    when the game reports them; solo also the baseline's entry on the same deals (``baseline``)."""
+def _learner_summary(
+    results: dict[str, dict[str, Any]], spec: GameSpec | None = None
+) -> dict[str, Any]:
+    """The learner's entry of each tournament (by opponent), with the game's own statistics
+    (``spec``: the tournaments' game); solo also the baseline's entry on the same deals
+    (``baseline``)."""
+    from parlour.train.games import get_game
+
     out = {}
     for opp, r in results.items():
-        out[opp] = _agent_summary(r["agents"][0])
+        game = spec if spec is not None else get_game(r["game"])
+        out[opp] = _agent_summary(r["agents"][0], game)
         if r["players"] == 1:
-            out[opp]["baseline"] = _agent_summary(r["agents"][1])
+            out[opp]["baseline"] = _agent_summary(r["agents"][1], game)
     return out
+
+
+def _log_evaluation(logger: Any, summary: dict[str, Any], spec: GameSpec) -> dict[str, str]:
+    """Log a periodic evaluation (``eval/win_rate_vs_<opp>`` and the game's ``log_keys``);
+    returns the progress bar's short win rates."""
+    post = {}
+    for opp, s in summary.items():
+        logger.record(f"eval/win_rate_vs_{opp}", s["win_rate"])
+        for key in spec.stats.log_keys:  # the game's own numbers
+            if s.get(key) is not None:
+                logger.record(f"eval/{key}_vs_{opp}", s[key])
+        post[opp.split(".")[-1]] = f"{100 * s['win_rate']:.0f}%"
+    return post
 
 
 def _make_callback(
@@ -315,21 +338,14 @@ def _make_callback(
             self.model.save(path)
             results = evaluate_model(cfg, path, cfg.eval.agents, cfg.eval.games, False, n)
             path.unlink()
-            summary = _learner_summary(results)
+            summary = _learner_summary(results, cfg.game_spec)
             entry = {
                 "timesteps": n,
                 "wall_time_s": round(state.wall_time + time.perf_counter() - self.t_mark, 1),
                 "results": summary,
             }
             state.history.append(entry)
-            post = {}
-            for opp, s in summary.items():
-                self.logger.record(f"eval/win_rate_vs_{opp}", s["win_rate"])
-                for key in ("solved", "mean_rounds", "wrong_accusations"):  # Awkward Guests
-                    if s.get(key) is not None:
-                        self.logger.record(f"eval/{key}_vs_{opp}", s[key])
-                post[opp.split(".")[-1]] = f"{100 * s['win_rate']:.0f}%"
-            self.bar.set_postfix(post)
+            self.bar.set_postfix(_log_evaluation(self.logger, summary, cfg.game_spec))
             self.logger.dump(n)
             self.eval_time += time.perf_counter() - t0
 
@@ -348,16 +364,8 @@ def _make_callback(
     return cb
 
 
-def train(
-    cfg: TrainConfig, runs: Path = Path("runs"), resume: bool = False, progress: bool = True
-) -> dict[str, Any]:
-    """Run one training job; returns the report dictionary (also written to ``report.json``)."""
-    import torch
-    from stable_baselines3.common.logger import configure
-
-    from parlour.agents.ppo import load_model
-
-    run_dir = runs / cfg.name
+def _prepare_run_dir(cfg: TrainConfig, run_dir: Path, resume: bool) -> None:
+    """Check ``--resume`` / ``init_from``, empty the folder of a new run, write its config."""
     ckpt = run_dir / "checkpoints" / "latest.zip"
     if resume and not ckpt.exists():
         raise SystemExit(f"parlour train: --resume but no checkpoint at {ckpt}")
@@ -374,9 +382,17 @@ def train(
     for sub in ("", "checkpoints", "snapshots", "logs"):
         (run_dir / sub).mkdir(parents=True, exist_ok=True)
     (run_dir / "config.yaml").write_text(_yaml(cfg.to_dict()))
-    state = RunState(run_dir / "checkpoints" / "state.json")
-    torch.set_num_threads(1)  # several threads thrash on 2 shared cores (10x slower)
 
+
+def _learn(
+    cfg: TrainConfig, run_dir: Path, state: RunState, resume: bool, progress: bool
+) -> tuple[Any, float]:
+    """Build (or resume) the model, train it, save it; returns it and its session's steps/s."""
+    from stable_baselines3.common.logger import configure
+
+    from parlour.agents.ppo import load_model
+
+    ckpt = run_dir / "checkpoints" / "latest.zip"
     vec_env = make_vec_env(cfg)
     if resume:
         model = load_model(ckpt, env=vec_env, device="cpu")
@@ -401,11 +417,28 @@ def train(
     state.wall_time += time.perf_counter() - callback.t_mark
     # learner steps per second of this session, periodic evaluations excluded
     train_time = time.perf_counter() - t_start - callback.eval_time
-    steps_per_s = (model.num_timesteps - start_steps) / max(train_time, 1e-9)
+    steps_per_s = (model.num_timesteps - start_steps) / max(train_time, MIN_DURATION_S)
     model.save(run_dir / "model.zip")
     model.save(ckpt)
     state.save(model.num_timesteps)
     vec_env.close()
+    return model, steps_per_s
+
+
+def train(
+    cfg: TrainConfig, runs: Path = Path("runs"), resume: bool = False, progress: bool = True
+) -> dict[str, Any]:
+    """Run one training job; returns the report dictionary (also written to ``report.json``)."""
+    import torch
+
+    from parlour.train.report import print_report, write_report
+
+    spec = cfg.game_spec
+    run_dir = runs / cfg.name
+    _prepare_run_dir(cfg, run_dir, resume)
+    state = RunState(run_dir / "checkpoints" / "state.json")
+    torch.set_num_threads(1)  # several threads thrash on 2 shared cores (10x slower)
+    model, steps_per_s = _learn(cfg, run_dir, state, resume, progress)
 
     print(
         f"training done: {model.num_timesteps} steps, {steps_per_s:.0f} steps/s; final evaluation"
@@ -415,18 +448,19 @@ def train(
         cfg, run_dir / "model.zip", cfg.eval.final_agents, cfg.eval.final_games, progress, 1
     )
     eval_time = time.perf_counter() - t_eval
+    summary = _learner_summary(final, spec)
     state.history.append(
         {
             "timesteps": int(model.num_timesteps),
             "wall_time_s": round(state.wall_time, 1),
-            "results": _learner_summary(final),
+            "results": summary,
             "final": True,
         }
     )
     state.save(model.num_timesteps)
     report = {
         "name": cfg.name,
-        "game": cfg.game,
+        "game": spec.name,
         "players": cfg.players,
         "game_options": cfg.game_options,
         "timesteps": int(model.num_timesteps),
@@ -434,254 +468,18 @@ def train(
         "train_steps_per_s": round(steps_per_s, 1),  # periodic evaluations excluded
         "final_eval_wall_time_s": round(eval_time, 1),
         "model": str(run_dir / "model.zip"),
-        "final": _learner_summary(final),
+        "final": summary,
         "final_tournaments": final,
         "history": state.history,
         "config": cfg.to_dict(),
     }
-    write_report(report, run_dir)
-    print_report(report)
+    write_report(report, run_dir, spec)
+    print_report(report, spec)
     print(f"wrote {run_dir}/report.md, report.json, learning_curve.png, model.zip")
     return report
-
-
-# -- report --------------------------------------------------------------------------------------
 
 
 def _yaml(data: dict[str, Any]) -> str:
     import yaml
 
     return yaml.safe_dump(data, sort_keys=False)
-
-
-def _has_guests(report: dict[str, Any]) -> bool:
-    """Whether the final summaries carry the Awkward Guests statistics."""
-    final = report["final"].values()
-    return bool(final) and all(all(k in s for k in GUESTS_KEYS) for s in final)
-
-
-def report_rows(report: dict[str, Any]) -> list[list[str]]:
-    from parlour.train.evaluate import guests_cells
-
-    guests = _has_guests(report)
-    rows = []
-    for opp, s in report["final"].items():
-        lo, hi = s["ci95"]
-        verdict = "above 50%" if lo > 0.5 else "below 50%" if hi < 0.5 else "not separated from 50%"
-        rows.append(
-            [
-                opp,
-                str(s["games"]),
-                f"{100 * s['win_rate']:.1f}%",
-                f"[{100 * lo:.1f}%, {100 * hi:.1f}%]",
-                f"{s['mean_reward']:+.3f}",
-                verdict,
-            ]
-            + (guests_cells(s) if guests else [])
-        )
-    return rows
-
-
-REPORT_HEADERS = ["opponent", "games", "win rate", "95% CI", "mean reward", "CI vs 50%"]
-SOLO_HEADERS = [
-    "agent",
-    "games",
-    "solve rate",
-    "95% CI",
-    "mean reward",
-    "rounds to solve",
-    "wrong acc.",
-]
-
-
-def report_headers(report: dict[str, Any]) -> list[str]:
-    """The final table's columns (solo: :data:`SOLO_HEADERS`)."""
-    from parlour.train.evaluate import GUESTS_HEADERS
-
-    if report["players"] == 1:
-        return SOLO_HEADERS
-    return REPORT_HEADERS + (GUESTS_HEADERS if _has_guests(report) else [])
-
-
-def _solo_row(name: str, s: dict[str, Any]) -> list[str]:
-    lo, hi = s["ci95"]
-    rounds = s.get("mean_rounds")
-    wrong = s.get("wrong_accusations")
-    return [
-        name,
-        str(s["games"]),
-        f"{100 * s['win_rate']:.1f}%",
-        f"[{100 * lo:.1f}%, {100 * hi:.1f}%]",
-        f"{s['mean_reward']:+.3f}",
-        "—" if rounds is None else f"{rounds:.1f}",
-        ("—" if wrong is None else f"{100 * wrong:.1f}%")
-        + (f" of {s['accusations']}" if "accusations" in s else ""),
-    ]
-
-
-def solo_rows(report: dict[str, Any]) -> list[list[str]]:
-    """Solo: the learner, then each baseline, on the same deals. Every final tournament plays
-    the learner on the same deals, so its row is shown once (again only if it differs)."""
-    learner: list[list[str]] = []
-    baselines = []
-    for opp, s in report["final"].items():
-        row = _solo_row("learner", s)
-        if not learner or row[1:] != learner[0][1:]:
-            learner.append(row if not learner else [f"learner (with {opp})", *row[1:]])
-        if "baseline" in s:
-            baselines.append(_solo_row(opp, s["baseline"]))
-    return learner + baselines
-
-
-def table_rows(report: dict[str, Any]) -> list[list[str]]:
-    """The final table's rows (solo: :func:`solo_rows`)."""
-    return solo_rows(report) if report["players"] == 1 else report_rows(report)
-
-
-def report_markdown(report: dict[str, Any]) -> str:
-    from parlour.train.evaluate import markdown
-
-    lines = [
-        f"# Training report: {report['name']}",
-        "",
-        f"{report['game']}, {report['players']} players, options {report['game_options'] or '{}'}; "
-        f"{report['timesteps']} learner steps in {report['train_wall_time_s']:.0f} s of training "
-        f"(the last session ran at {report['train_steps_per_s']:.0f} steps/s, periodic "
-        "evaluations excluded); final evaluation "
-        f"{report['final_eval_wall_time_s']:.0f} s.",
-        "",
-    ]
-    solo = report["players"] == 1
-    if solo:
-        lines.append(
-            "## Final evaluation (solo: the learner and each baseline play the same deals alone; "
-            "solve rate = share of games solved by a correct accusation, Wilson 95% CI)"
-        )
-    else:
-        lines.append(
-            "## Final evaluation (learner's win rate, seats rotated, paired deals, Wilson 95% CI)"
-        )
-    headers = report_headers(report)
-    lines += ["", "| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
-    lines += ["| " + " | ".join(r) + " |" for r in table_rows(report)]
-    if solo:
-        lines += [
-            "",
-            "rounds to solve: mean round of the correct accusations; wrong acc.: share of the "
-            "accusations that were wrong, of how many were made (an accusation ends a solo game).",
-        ]
-    elif _has_guests(report):
-        from parlour.train.evaluate import GUESTS_NOTE
-
-        lines += ["", GUESTS_NOTE]
-    lines += ["", "![learning curve](learning_curve.png)", "", "## Evaluations during training", ""]
-    if report["history"] and solo:
-        lines.append("| steps | wall time | solve rate | 95% CI | rounds to solve | wrong acc. |")
-        lines.append("|" + "---|" * 6)
-        for h in report["history"]:
-            row = _solo_row("", next(iter(h["results"].values())))
-            lines.append(
-                f"| {h['timesteps']}{' (final)' if h.get('final') else ''} | "
-                f"{h['wall_time_s']:.0f} s | " + " | ".join(row[2:4] + row[5:]) + " |"
-            )
-    elif report["history"]:
-        opps = list(report["history"][0]["results"])
-        lines.append("| steps | wall time | " + " | ".join(f"vs {o}" for o in opps) + " |")
-        lines.append("|" + "---|" * (len(opps) + 2))
-        for h in report["history"]:
-            cells = [f"{100 * h['results'][o]['win_rate']:.1f}%" for o in opps]
-            lines.append(
-                f"| {h['timesteps']}{' (final)' if h.get('final') else ''} | "
-                f"{h['wall_time_s']:.0f} s | " + " | ".join(cells) + " |"
-            )
-    else:
-        lines.append("(none: the run was shorter than eval.every)")
-    lines += ["", "## Final tournaments", ""]
-    for opp, r in report["final_tournaments"].items():
-        lines.append(
-            markdown(r, f"with {opp} (the same deals, each alone)" if solo else f"vs {opp}")
-        )
-    return "\n".join(lines) + "\n"
-
-
-def plot_learning_curve(report: dict[str, Any], path: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(7, 4))
-    by_step = {h["timesteps"]: h for h in report["history"]}  # (a final eval beats a periodic one)
-    points = [by_step[t] for t in sorted(by_step)]
-    opps = list(report["final"])
-    if report["players"] == 1:
-        _plot_solo_curve(ax, report, points)
-        fig.tight_layout()
-        fig.savefig(path, dpi=100)
-        plt.close(fig)
-        return
-    for opp in opps:
-        pts = [(h["timesteps"], h["results"][opp]) for h in points if opp in h["results"]]
-        x = np.array([p[0] for p in pts])
-        y = np.array([p[1]["win_rate"] for p in pts])
-        lo = np.array([p[1]["ci95"][0] for p in pts])
-        hi = np.array([p[1]["ci95"][1] for p in pts])
-        (line,) = ax.plot(x, y, marker="o", label=f"vs {opp}")
-        ax.fill_between(x, lo, hi, alpha=0.2, color=line.get_color())
-    ax.axhline(1.0 / report["players"], color="grey", linestyle="--", linewidth=1, label="even")
-    ax.set_xlabel("learner steps")
-    ax.set_ylabel("win rate (95% CI)")
-    ax.set_ylim(0, 1)
-    ax.set_title(f"{report['name']}: win rate against the baselines")
-    ax.legend(loc="lower right")
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-
-
-def _plot_solo_curve(ax: Any, report: dict[str, Any], points: list[dict[str, Any]]) -> None:
-    """Solo: the learner's solve rate over training, each baseline's final solve rate (dashed)."""
-    pts = [(h["timesteps"], next(iter(h["results"].values()))) for h in points if h["results"]]
-    x = np.array([p[0] for p in pts])
-    y = np.array([p[1]["win_rate"] for p in pts])
-    lo = np.array([p[1]["ci95"][0] for p in pts])
-    hi = np.array([p[1]["ci95"][1] for p in pts])
-    (line,) = ax.plot(x, y, marker="o", label="learner")
-    ax.fill_between(x, lo, hi, alpha=0.2, color=line.get_color())
-    for i, (opp, s) in enumerate(report["final"].items()):
-        if "baseline" in s:
-            ax.axhline(
-                s["baseline"]["win_rate"],
-                color=f"C{i + 1}",
-                linestyle="--",
-                linewidth=1,
-                label=f"{opp} (final deals)",
-            )
-    ax.set_xlabel("learner steps")
-    ax.set_ylabel("solve rate (95% CI)")
-    ax.set_ylim(0, 1)
-    ax.set_title(f"{report['name']}: solve rate (solo)")
-    ax.legend(loc="lower right")
-
-
-def write_report(report: dict[str, Any], run_dir: Path) -> None:
-    (run_dir / "report.json").write_text(json.dumps(report, indent=2) + "\n")
-    (run_dir / "report.md").write_text(report_markdown(report))
-    plot_learning_curve(report, run_dir / "learning_curve.png")
-
-
-def print_report(report: dict[str, Any]) -> None:
-    from rich.table import Table
-
-    from parlour.train.evaluate import wide_console
-
-    table = Table(
-        title=f"{report['name']}: {report['timesteps']} steps, train {report['train_wall_time_s']:.0f} s "
-        f"+ eval {report['final_eval_wall_time_s']:.0f} s"
-    )
-    headers = report_headers(report)
-    for h in headers:
-        table.add_column(h, justify="left" if h in ("opponent", "agent", "CI vs 50%") else "right")
-    for row in table_rows(report):
-        table.add_row(*row)
-    wide_console(110 if headers == REPORT_HEADERS else 150).print(table)

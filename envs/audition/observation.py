@@ -25,46 +25,144 @@ With ``seer=True`` (debugging only — it leaks hidden state) three blocks follo
 
 The encoder writes into a preallocated buffer and returns a copy, so a returned observation
 never changes afterwards.
+
+Declared layout and named views
+-------------------------------
+
+The layout is data: :data:`PIECES` (and :data:`SEER_PIECES`) list every piece with its name and
+shape; the rows of ``slots`` and ``players`` are split into named fields by :data:`SLOT_FIELDS`
+and :data:`PLAYER_FIELDS` (each field with its width and the scale its counts are divided by).
+Readers never write an offset: :class:`ObservationView` wraps one observation or a batch
+(NumPy array or torch tensor, ``(..., size)``) and hands out named views.
+
+| call | shape | content |
+|---|---|---|
+| ``view["drawn_card"]`` | ``(..., 13)`` | a piece, in its declared shape (``view["slots"]``: ``(..., 6, 23)``) |
+| ``view.field("slots", "musicians")`` | ``(..., 6, 13)`` | one field of every row (a one-column field: ``(..., 6)``) |
+| ``view.counts("players", "collection")`` | ``(..., 6, 13)`` | a field times its scale, rounded: the integer counts |
+
+| ``slots`` field | width | scale | ``players`` field | width | scale |
+|---|---|---|---|---|---|
+| ``kind`` | 7 | 1 | ``present`` | 1 | 1 |
+| ``present`` | 1 | 1 | ``acting`` | 1 | 1 |
+| ``taken`` | 1 | 1 | ``taken`` | 1 | 1 |
+| ``room`` | 1 | 4 | ``score`` | 1 | 65 |
+| ``musicians`` | 13 | 4 | ``collection`` | 13 | 13 |
+| | | | ``to_choose`` | 1 | 1 |
+| | | | ``last_taker`` | 1 | 1 |
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from parlour.envs.audition import rules as R
 
-N_SLOT_FEATURES = len(R.SLOT_KINDS) + 3 + R.MAX_NUMBER  # 23
-N_PLAYER_FEATURES = 4 + R.MAX_NUMBER + 2  # 19
-SCORE_SCALE = 5.0 * R.MAX_NUMBER  # 13 quartets: an upper bound on points
-MAX_CARDS = 91
+#: the most cards of one number in the game (number 13 has 13 copies): the scale of the
+#: per-number card counts of a collection, the unseen cards and the discard row
+CARD_COUNT_SCALE = R.MAX_NUMBER
+SCORE_SCALE = float(R.QUARTET_POINTS * R.MAX_NUMBER)  # 13 quartets: an upper bound on points
+#: the largest deck (6 players: 1 + 2 + ... + 13 = 91 cards): the scale of the deck size
+MAX_CARDS = int(R.deck_composition(R.MAX_PLAYERS).sum())
 
-_BLOCKS: tuple[tuple[str, int], ...] = (
-    ("phase", len(R.PHASES)),
-    ("in_final", 1),
-    ("drawn_card", R.MAX_NUMBER),
-    ("pending_choice", R.MAX_NUMBER),
-    ("slots", R.MAX_PLAYERS * N_SLOT_FEATURES),
-    ("players", R.MAX_PLAYERS * N_PLAYER_FEATURES),
-    ("unseen", R.MAX_NUMBER),
-    ("deck_size", 1),
-    ("discard", R.MAX_NUMBER),
-    ("num_players", R.MAX_PLAYERS - R.MIN_PLAYERS + 1),
-    ("variants", 2),
+
+@dataclass(frozen=True)
+class Field:
+    """A named run of columns in every row of a per-slot / per-player piece."""
+
+    name: str
+    width: int
+    #: the encoded value is the quantity divided by ``scale`` (1: a flag or a one-hot)
+    scale: float = 1.0
+
+
+class Fields:
+    """The fields of one row, in order: ``fields["musicians"]`` is their columns."""
+
+    def __init__(self, *fields: Field) -> None:
+        self.fields = {f.name: f for f in fields}
+        self.columns: dict[str, slice | int] = {}
+        pos = 0
+        for f in fields:
+            self.columns[f.name] = pos if f.width == 1 else slice(pos, pos + f.width)
+            pos += f.width
+        self.size = pos
+
+    def __getitem__(self, name: str) -> slice | int:
+        """The columns of field ``name``: an int for a one-column field, else a slice."""
+        if name not in self.columns:
+            raise KeyError(f"no field {name!r}; fields: {', '.join(self.columns)}")
+        return self.columns[name]
+
+
+SLOT_FIELDS = Fields(
+    Field("kind", len(R.SLOT_KINDS)),  # one-hot: conductor, then the action cards
+    Field("present", 1),  # the slot is at this table
+    Field("taken", 1),  # taken this round
+    Field("room", 1, R.SLOT_CAPACITY),  # room left
+    Field("musicians", R.MAX_NUMBER, R.SLOT_CAPACITY),  # musicians per number
 )
-_SEER_BLOCKS: tuple[tuple[str, int], ...] = (
-    ("seer_next", R.MAX_NUMBER),
-    ("seer_deck", R.MAX_NUMBER),
-    ("seer_removed", R.MAX_NUMBER),
+PLAYER_FIELDS = Fields(
+    Field("present", 1),  # the seat is at this table
+    Field("acting", 1),  # acting now
+    Field("taken", 1),  # has taken a slot this round
+    Field("score", 1, SCORE_SCALE),
+    Field("collection", R.MAX_NUMBER, CARD_COUNT_SCALE),  # cards per number
+    Field("to_choose", 1),  # still to choose in the final phase
+    Field("last_taker", 1),  # took the last slot (starts the next round)
 )
+N_SLOT_FEATURES = SLOT_FIELDS.size  # 23
+N_PLAYER_FEATURES = PLAYER_FIELDS.size  # 19
+
+
+@dataclass(frozen=True)
+class Piece:
+    """A named piece of the observation vector: its shape, and the fields of its rows."""
+
+    name: str
+    shape: tuple[int, ...]  # (size,), or (rows, row size) for a per-slot / per-player piece
+    fields: Fields | None = None
+
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape))
+
+
+PIECES: tuple[Piece, ...] = (
+    Piece("phase", (len(R.PHASES),)),
+    Piece("in_final", (1,)),
+    Piece("drawn_card", (R.MAX_NUMBER,)),
+    Piece("pending_choice", (R.MAX_NUMBER,)),
+    Piece("slots", (R.MAX_PLAYERS, N_SLOT_FEATURES), SLOT_FIELDS),
+    Piece("players", (R.MAX_PLAYERS, N_PLAYER_FEATURES), PLAYER_FIELDS),
+    Piece("unseen", (R.MAX_NUMBER,)),
+    Piece("deck_size", (1,)),
+    Piece("discard", (R.MAX_NUMBER,)),
+    Piece("num_players", (R.MAX_PLAYERS - R.MIN_PLAYERS + 1,)),
+    Piece("variants", (2,)),
+)
+SEER_PIECES: tuple[Piece, ...] = (
+    Piece("seer_next", (R.MAX_NUMBER,)),
+    Piece("seer_deck", (R.MAX_NUMBER,)),
+    Piece("seer_removed", (R.MAX_NUMBER,)),
+)
+
+
+def pieces(seer: bool = False) -> dict[str, Piece]:
+    """The observation's pieces by name, in order."""
+    return {p.name: p for p in PIECES + (SEER_PIECES if seer else ())}
 
 
 def make_layout(seer: bool = False) -> dict[str, slice]:
-    """Ordered mapping block name -> slice of the observation vector."""
+    """Ordered mapping piece name -> slice of the observation vector."""
     layout: dict[str, slice] = {}
     pos = 0
-    for name, size in _BLOCKS + (_SEER_BLOCKS if seer else ()):
-        layout[name] = slice(pos, pos + size)
-        pos += size
+    for name, piece in pieces(seer).items():
+        layout[name] = slice(pos, pos + piece.size)
+        pos += piece.size
     return layout
 
 
@@ -72,9 +170,60 @@ def layout_size(layout: dict[str, slice]) -> int:
     return max(s.stop for s in layout.values())
 
 
+class ObservationView:
+    """Named views of Audition observations: a NumPy array or a torch tensor ``(..., size)``.
+
+    ``view[name]`` is a piece in its declared shape, ``view.field(piece, name)`` one field of
+    every row, ``view.counts(piece, name)`` that field times its scale, rounded (the module
+    docstring has the table). Views share memory with the observation where the array allows.
+    """
+
+    def __init__(self, obs: Any, seer: bool = False) -> None:
+        self.obs = obs
+        self.pieces = pieces(seer)
+        self.layout = make_layout(seer)
+        size = layout_size(self.layout)
+        if obs.shape[-1] < size:
+            raise ValueError(
+                f"obs: an Audition observation has {size} values (seer={seer}), got "
+                f"shape {tuple(obs.shape)}"
+            )
+
+    def __getitem__(self, name: str) -> Any:
+        piece = self._piece(name)
+        block = self.obs[..., self.layout[name]]
+        return block.reshape(*self.obs.shape[:-1], *piece.shape)
+
+    def field(self, piece: str, name: str) -> Any:
+        fields = self._piece(piece).fields
+        if fields is None:
+            raise ValueError(f"piece {piece!r} has no fields (pieces with fields: slots, players)")
+        return self[piece][..., fields[name]]
+
+    def counts(self, piece: str, name: str) -> Any:
+        """Field ``name`` of ``piece`` times its scale, rounded to the integer counts."""
+        scale = self._piece(piece).fields.fields[name].scale  # type: ignore[union-attr]
+        return (self.field(piece, name) * scale).round()
+
+    def _piece(self, name: str) -> Piece:
+        if name not in self.pieces:
+            raise KeyError(f"no observation piece {name!r}; pieces: {', '.join(self.pieces)}")
+        return self.pieces[name]
+
+
 #: ``float32(k * scale)`` for every count ``k`` a block can hold (the values the encoder writes)
-_BY_4 = (np.arange(R.MAX_NUMBER + 1, dtype=np.float64) * 0.25).astype(np.float32)
-_BY_13 = (np.arange(4 * R.MAX_NUMBER + 1, dtype=np.float64) * (1.0 / 13.0)).astype(np.float32)
+_BY_4 = (np.arange(R.MAX_NUMBER + 1, dtype=np.float64) * (1.0 / R.SLOT_CAPACITY)).astype(np.float32)
+_BY_13 = (
+    np.arange(R.SLOT_CAPACITY * R.MAX_NUMBER + 1, dtype=np.float64) * (1.0 / CARD_COUNT_SCALE)
+).astype(np.float32)
+# the encoder's columns (one-column fields are ints)
+_S_KIND, _S_PRESENT, _S_TAKEN, _S_ROOM, _S_MUSICIANS = (
+    SLOT_FIELDS[f] for f in ("kind", "present", "taken", "room", "musicians")
+)
+_P_PRESENT, _P_ACTING, _P_TAKEN, _P_SCORE, _P_COLLECTION, _P_TO_CHOOSE, _P_LAST = (
+    PLAYER_FIELDS[f]
+    for f in ("present", "acting", "taken", "score", "collection", "to_choose", "last_taker")
+)
 
 
 class ObservationEncoder:
@@ -119,9 +268,9 @@ class ObservationEncoder:
         canon = self._canon
         canon.fill(0.0)
         k = len(R.SLOT_KINDS)
-        self._slots[:n, :k] = np.eye(k, dtype=np.float32)[state.slot_kinds]
-        self._slots[:n, k] = 1.0
-        canon[:n, 0] = 1.0
+        self._slots[:n, _S_KIND] = np.eye(k, dtype=np.float32)[state.slot_kinds]
+        self._slots[:n, _S_PRESENT] = 1.0
+        canon[:n, _P_PRESENT] = 1.0
         buf[L["num_players"].start + n - R.MIN_PLAYERS] = 1.0
         v = L["variants"].start
         buf[v] = float(any(kind != R.K_CONDUCTOR for kind in state.slot_kinds))
@@ -136,9 +285,9 @@ class ObservationEncoder:
         self._i_unseen = L["unseen"].start
         self._i_deck = L["deck_size"].start
         self._choice_view = buf[L["pending_choice"]]
-        self._slot_counts = [self._slots[s, k + 3 :] for s in range(n)]
-        self._slot_base = [L["slots"].start + s * N_SLOT_FEATURES + k + 1 for s in range(n)]
-        self._coll_rows = [canon[p, 4 : 4 + R.MAX_NUMBER] for p in range(n)]
+        self._slot_counts = [self._slots[s, _S_MUSICIANS] for s in range(n)]
+        self._slot_base = [L["slots"].start + s * N_SLOT_FEATURES for s in range(n)]
+        self._coll_rows = [canon[p, _P_COLLECTION] for p in range(n)]
         self._players_out = self._players[:n]
         self._unseen_view = buf[L["unseen"]]
         self._discard_view = buf[L["discard"]]
@@ -179,7 +328,7 @@ class ObservationEncoder:
             self._prev_drawn = self._i_drawn + drawn - 1
             buf[self._prev_drawn] = 1.0
         if mine and phase in _CHOICE_PHASES:
-            np.multiply(state.choice[1:], 1.0 / 13.0, out=self._choice_view)
+            np.multiply(state.choice[1:], 1.0 / CARD_COUNT_SCALE, out=self._choice_view)
             self._choice_dirty = True
         elif self._choice_dirty:
             self._choice_view.fill(0.0)
@@ -194,8 +343,8 @@ class ObservationEncoder:
             for s in range(n):
                 if cached is None or slot_ver[s] != cached[s]:
                     base = self._slot_base[s]
-                    buf[base] = taken[s]
-                    buf[base + 1] = (cap[s] - size[s]) * 0.25
+                    buf[base + _S_TAKEN] = taken[s]
+                    buf[base + _S_ROOM] = (cap[s] - size[s]) * (1.0 / R.SLOT_CAPACITY)
                     _BY_4.take(slots[s, 1:], out=self._slot_counts[s])
             self._slot_ver = list(slot_ver)
 
@@ -208,34 +357,34 @@ class ObservationEncoder:
             points, colls = state.points, state.collections
             for p in range(n):
                 if cached is None or coll_ver[p] != cached[p]:
-                    canon[p, 3] = points[p] / SCORE_SCALE
+                    canon[p, _P_SCORE] = points[p] / SCORE_SCALE
                     _BY_13.take(colls[p, 1:], out=self._coll_rows[p])
             self._coll_ver = list(coll_ver)
             dirty = True
         current = -1 if over else state.current
         if current != self._cur:
             if self._cur >= 0:
-                canon[self._cur, 1] = 0.0
+                canon[self._cur, _P_ACTING] = 0.0
             if current >= 0:
-                canon[current, 1] = 1.0
+                canon[current, _P_ACTING] = 1.0
             self._cur = current
             dirty = True
         if state.taken != self._taken:
-            canon[:n, 2] = state.taken
+            canon[:n, _P_TAKEN] = state.taken
             self._taken = list(state.taken)
             dirty = True
         if state.final_queue != self._queue:
             queue = state.final_queue
             for p in range(n):
-                canon[p, 17] = p in queue
+                canon[p, _P_TO_CHOOSE] = p in queue
             self._queue = list(queue)
             dirty = True
         last = state.last_taker
         if last != self._last:
             if self._last >= 0:
-                canon[self._last, 18] = 0.0
+                canon[self._last, _P_LAST] = 0.0
             if last >= 0:
-                canon[last, 18] = 1.0
+                canon[last, _P_LAST] = 1.0
             self._last = last
             dirty = True
         if dirty:
@@ -254,7 +403,7 @@ class ObservationEncoder:
             self._unseen_adj = -1
         if drawn:  # the drawer has seen their card
             i = self._unseen_adj = self._i_unseen + drawn - 1
-            buf[i] -= 1.0 / 13.0
+            buf[i] -= 1.0 / CARD_COUNT_SCALE
         buf[self._i_deck] = len(state.deck) / MAX_CARDS
 
         if self.seer:
@@ -264,9 +413,9 @@ class ObservationEncoder:
             if state.deck:
                 buf[s + state.deck[-1] - 1] = 1.0
             deck = np.bincount(state.deck, minlength=R.MAX_NUMBER + 1)
-            buf[L["seer_deck"]] = deck[1:] / 13.0
+            buf[L["seer_deck"]] = deck[1:] / CARD_COUNT_SCALE
             removed = np.bincount(state.removed, minlength=R.MAX_NUMBER + 1)
-            buf[L["seer_removed"]] = removed[1:] / 13.0
+            buf[L["seer_removed"]] = removed[1:] / CARD_COUNT_SCALE
         return buf.copy()
 
 

@@ -72,6 +72,11 @@ SLOT_CAPACITY: Final = 4
 MAX_TWO_CAPACITY: Final = 2
 NUM_REMOVED_UNCERTAIN: Final = 5
 
+#: Scoring: exactly 1 card of a number is a soloist, exactly 4 a quartet; any other count scores 0.
+SOLOIST_POINTS: Final = 1
+QUARTET_SIZE: Final = 4
+QUARTET_POINTS: Final = 5
+
 #: Highest musician number in play for each player count (number ``k`` has ``k`` copies).
 TOP_NUMBER: Final = {2: 9, 3: 10, 4: 11, 5: 12, 6: 13}
 
@@ -165,11 +170,16 @@ def score_counts(counts: np.ndarray | list[int]) -> tuple[int, int]:
     points = quartets = 0
     for c in counts:
         if c == 1:
-            points += 1
-        elif c == 4:
-            points += 5
+            points += SOLOIST_POINTS
+        elif c == QUARTET_SIZE:
+            points += QUARTET_POINTS
             quartets += 1
     return points, quartets
+
+
+def count_points(count: int) -> int:
+    """The points of exactly ``count`` cards of one number (soloist, quartet or nothing)."""
+    return score_counts([count])[0]
 
 
 def win_rewards(num_players: int, winners: list[int]) -> list[float]:

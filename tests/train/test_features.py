@@ -8,7 +8,7 @@ import torch
 
 from parlour.agents.audition_greedy import PTS, gain
 from parlour.envs import audition_v0
-from parlour.train.features import AuditionFeatures
+from parlour.train.games.audition import AuditionFeatures
 
 
 @pytest.mark.parametrize(("players", "kw"), [(2, {}), (4, {"action_cards": 2}), (6, {})])

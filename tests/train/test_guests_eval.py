@@ -14,16 +14,17 @@ from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests import game as G
 from parlour.train import tournament
 from parlour.train.cli import main
-from parlour.train.evaluate import GUESTS_HEADERS, HEADERS, markdown
-from parlour.train.tournament import GameRecord, run_tournament, summarize
-from parlour.train.train import (
+from parlour.train.games.guests import GUESTS_HEADERS, SOLO_HEADERS
+from parlour.train.report import (
+    HEADERS,
     REPORT_HEADERS,
-    SOLO_HEADERS,
-    _learner_summary,
+    markdown,
     plot_learning_curve,
     print_report,
     report_markdown,
 )
+from parlour.train.tournament import GameRecord, run_tournament, summarize
+from parlour.train.train import _learner_summary
 
 AUDITION_AGENT_KEYS = {
     "spec",

@@ -389,7 +389,7 @@ def test_accusation_shaping_pays_for_possible_parts_zero_on_average(level):
 def test_guests_features_are_the_deduction_per_action():
     import torch
 
-    from parlour.train.features import PRIOR_SCALE, GuestsFeatures
+    from parlour.train.games.guests import PRIOR_SCALE, GuestsFeatures
 
     plain = GuestsFeatures(SingleSeatEnv("guests", 2).observation_space)
     assert not plain.deduced and plain.features_dim == 1857 + 256
@@ -530,7 +530,7 @@ def _guests_model(mode: str, net_arch: list[int]):
 def test_guests_policy_adds_one_shared_learned_weight_times_the_allowed_features():
     import torch
 
-    from parlour.train.features import PRIOR_SCALE, GuestsPolicy, PriorHead
+    from parlour.train.games.guests import PRIOR_SCALE, GuestsPolicy, PriorHead
 
     model = _guests_model("deduced", [])
     policy = model.policy

@@ -26,7 +26,7 @@ def test_wilson_interval_known_values():
 
 
 def test_chart_of_a_whitewash(tmp_path):
-    from parlour.train.evaluate import write_results
+    from parlour.train.report import write_results
 
     agents = [
         {

@@ -1,0 +1,81 @@
+"""Models saved by the old code still load and play.
+
+``tests/data/legacy_audition_model.zip`` was saved by parlour 0.1: it pickles the class path
+``train.features.AuditionFeatures`` (a top-level ``train`` package, a module that is gone now).
+``parlour._legacy.MOVED`` sends that name to :mod:`parlour.train.games.audition`; the load must
+work from a folder holding the user's own ``train.py`` and ``agents/`` (which must neither
+shadow parlour nor be disturbed).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from parlour._legacy import MOVED
+
+LEGACY_MODEL = Path(__file__).parents[1] / "data" / "legacy_audition_model.zip"
+
+
+@pytest.fixture
+def users_folder(tmp_path, monkeypatch):
+    """A working folder with the user's own ``train.py`` and ``agents/`` first on the path."""
+    (tmp_path / "train.py").write_text("WHOSE = 'user'\n")
+    (tmp_path / "agents").mkdir()
+    (tmp_path / "agents" / "__init__.py").write_text("WHOSE = 'user'\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for name in ("train", "agents"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    import agents
+    import train
+
+    assert train.WHOSE == agents.WHOSE == "user"
+    return tmp_path
+
+
+def test_every_class_that_left_train_features_is_listed():
+    assert {name for (old, name) in MOVED if old == "train.features"} == {
+        "AuditionFeatures",
+        "GuestsFeatures",
+        "GuestsPolicy",
+        "PriorHead",
+    }
+    import importlib
+
+    for (_, name), module in MOVED.items():
+        assert isinstance(getattr(importlib.import_module(module), name), type)
+
+
+def test_legacy_model_loads_and_plays_a_full_game_beside_the_users_files(users_folder):
+    from parlour.agents.ppo import PPOAgent, load_model
+    from parlour.agents.random_agent import RandomAgent
+    from parlour.envs import audition_v0
+    from parlour.train.games.audition import AuditionFeatures
+
+    model = load_model(LEGACY_MODEL, device="cpu")
+    assert type(model.policy.features_extractor) is AuditionFeatures
+    assert sys.modules["train"].WHOSE == "user" and sys.modules["agents"].WHOSE == "user"
+
+    learner = PPOAgent(f"ppo:{LEGACY_MODEL}", str(LEGACY_MODEL))
+    env = audition_v0.raw_env(num_players=2)
+    env.reset(seed=5)
+    players = {"player_0": learner, "player_1": RandomAgent("random", seed=5)}
+    moves = 0
+    rewards = dict.fromkeys(players, 0.0)
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, info = env.last()
+        rewards[agent] += reward
+        if term or trunc:
+            env.step(None)
+            continue
+        action = players[agent].act(obs, env.player_view(agent))
+        assert obs["action_mask"][action] == 1
+        env.step(action)
+        moves += agent == "player_0"
+    assert moves > 5 and env.game.is_terminal
+    assert set(info["winners"]) <= {"player_0", "player_1"} and info["winners"]
+    assert sum(rewards.values()) == pytest.approx(0.0) and max(rewards.values()) > 0
+    assert sys.modules["train"].WHOSE == "user"

@@ -1,0 +1,159 @@
+"""The Audition plug-in: everything about Audition outside ``parlour.envs.audition``.
+
+| part | here |
+|---|---|
+| spec | :data:`SPEC` (``audition``, 2–6 players, baselines ``random``, ``audition.greedy``, ``audition.expert``) |
+| PPO features | ``AuditionFeatures`` (torch: built on first use, see :func:`parlour.train.games.lazy_classes`) |
+| ``parlour play audition`` | :class:`AuditionUI` |
+| statistics | none beyond wins, scores and rewards |
+
+Training-only option: ``reward_mode`` (the env's reward: ``win`` zero-sum / ``score``), dropped
+for evaluation.
+
+PPO features
+------------
+
+Only soloists (exactly 1) and quartets (exactly 4) score in Audition, so "how many points would
+this slot give me / my neighbour" is a sharply non-linear function of the observation that a
+small MLP learns slowly. ``AuditionFeatures`` (an SB3 ``BaseFeaturesExtractor``, saved inside
+``model.zip``) computes it from the observation vector itself — nothing beyond what the player
+observes — and appends it to the raw vector:
+
+| features | size | content (points / 5) |
+|---|---|---|
+| raw observation | ``D`` | unchanged |
+| take gains | 6 × 6 | per player (egocentric) × slot: points change if that player took the slot now |
+| place gains | 6 × 6 | the same with the observer's drawn card added to the slot (zeros when not placing) |
+| choose deltas | 2 × 13 | per number: the observer's points change when losing one; the left neighbour's when receiving one |
+
+Empty seats and slots of smaller tables are zero. The extractor reads the observation through
+its named views (:class:`parlour.envs.audition.observation.ObservationView`: pieces and the fields
+of a slot / player row, no offsets); a test checks these gains against the engine.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from parlour.envs.audition import observation as O
+from parlour.envs.audition import rules as R
+from parlour.train.games import GameSpec, lazy_classes, register_game
+from parlour.train.play import Move, PlayUI
+
+#: the feature values are points divided by this (a quartet's points)
+POINTS_SCALE = float(R.QUARTET_POINTS)
+
+
+def _points(counts: Any) -> Any:
+    """Points per number of integer-valued counts (a torch tensor): soloists and quartets."""
+    return (
+        R.SOLOIST_POINTS * (counts == 1).float()
+        + R.QUARTET_POINTS * (counts == R.QUARTET_SIZE).float()
+    )
+
+
+def _audition_features() -> type:
+    import gymnasium as gym
+    import torch
+    from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
+
+    pieces = O.pieces()
+    seats, slots = pieces["players"].shape[0], pieces["slots"].shape[0]
+    numbers = pieces["drawn_card"].shape[0]
+
+    class AuditionFeatures(BaseFeaturesExtractor):
+        """Raw observation + take / place / choose score arithmetic (see the module docstring)."""
+
+        def __init__(self, observation_space: gym.spaces.Box) -> None:
+            size = O.layout_size(O.make_layout())
+            if observation_space.shape[0] < size:
+                raise ValueError(
+                    f"AuditionFeatures: observation of {observation_space.shape[0]} < {size}"
+                )
+            extra = 2 * seats * slots + 2 * numbers
+            super().__init__(observation_space, observation_space.shape[0] + extra)
+
+        def forward(self, obs: torch.Tensor) -> torch.Tensor:
+            b = obs.shape[0]
+            view = O.ObservationView(obs)
+            slot_counts = view.counts("slots", "musicians")  # (b, slots, numbers)
+            coll = view.counts("players", "collection")  # (b, seats, numbers)
+            drawn = view["drawn_card"].round()  # (b, numbers) one-hot or zeros
+
+            base = _points(coll).sum(-1)  # (b, seats)
+            present = (
+                view.field("players", "present")[:, :, None]
+                * view.field("slots", "present")[:, None, :]
+            )  # (b, seats, slots)
+            take = _points(coll[:, :, None, :] + slot_counts[:, None, :, :]).sum(-1)
+            take = (take - base[:, :, None]) * present
+            placed = slot_counts + drawn[:, None, :]
+            place = _points(coll[:, :, None, :] + placed[:, None, :, :]).sum(-1)
+            place = (place - base[:, :, None]) * present * drawn.sum(-1)[:, None, None]
+            me, left = coll[:, 0, :], coll[:, 1, :]
+            lose = (_points(me - 1) - _points(me)) * (me > 0).float()
+            give = _points(left + 1) - _points(left)
+            feats = torch.cat([take.reshape(b, -1), place.reshape(b, -1), lose, give], dim=1)
+            return torch.cat([obs, feats / POINTS_SCALE], dim=1)
+
+    return AuditionFeatures
+
+
+__getattr__ = lazy_classes(__name__, {"AuditionFeatures": _audition_features})
+
+
+# -- parlour play ---------------------------------------------------------------------------------
+
+
+class AuditionUI(PlayUI):
+    """What ``parlour play audition`` shows: move names, the drawn card, the final scores."""
+
+    default_players = 2
+    default_opponent = "audition.greedy"
+
+    def moves(self, env: Any, agent: str) -> list[Move]:
+        from parlour.envs.audition.moves import describe
+
+        view = env.player_view(agent)
+        return [Move(a, describe(view, a)) for a in view.legal_actions]
+
+    def private(self, env: Any, agent: str) -> str:
+        from parlour.envs.audition.moves import cards_text
+
+        view = env.player_view(agent)
+        mine = f"You are {agent}. Your collection: {cards_text(view.my_collection)}"
+        if view.drawn:
+            mine += f"\nYou drew a {view.drawn}."
+        return mine
+
+    def describe_other(self, before: Any, after: Any, seat: int, action: int) -> str | None:
+        from parlour.envs.audition.moves import describe_public
+
+        return describe_public(before, after, seat, action)
+
+    def final(self, env: Any, info: dict[str, Any]) -> str:
+        scores = ", ".join(f"{a}: {p}" for a, p in info["scores"].items())
+        return f"Scores: {scores}\nWinner(s): {', '.join(info['winners'])}"
+
+
+SPEC = register_game(
+    GameSpec(
+        name="audition",
+        env_factory="parlour.envs.audition.env:raw_env",
+        min_players=R.MIN_PLAYERS,
+        max_players=R.MAX_PLAYERS,
+        players_option="num_players",
+        baselines=("random", "audition.greedy", "audition.expert"),
+        eval_baselines=("random", "audition.greedy"),
+        training_options=("reward_mode",),
+        features_extractor=f"{__name__}:AuditionFeatures",
+        configurations=(
+            *((n, {}) for n in range(R.MIN_PLAYERS, R.MAX_PLAYERS + 1)),
+            (2, {"action_cards": 2, "uncertain_counts": True}),
+            (4, {"action_cards": 3}),
+            (6, {"uncertain_counts": True}),
+        ),
+        hidden_redeal="parlour.envs.audition.hidden:redeal",
+        play_ui=AuditionUI,
+    )
+)
