@@ -589,7 +589,7 @@ def test_constructor_bad_arguments_raise_value_error_naming_them():
         "observation_mode": ["full"],
         "deck_size": [5, 1000, "70"],
         "max_rounds": [0, -1, 1.5],
-        "render_mode": ["rgb_array"],
+        "render_mode": ["rgb_array_list"],
         "seer": ["yes", 1],
     }
     for arg, values in bad.items():
@@ -616,7 +616,7 @@ def test_metadata_spaces_once_and_wrapper_chain():
     u = e.unwrapped
     assert u.metadata == {
         "name": "awkward_guests_v0",
-        "render_modes": ["ansi", "human"],
+        "render_modes": ["ansi", "human", "rgb_array"],
         "is_parallelizable": False,
         "render_fps": 1,
     }

@@ -14,6 +14,8 @@ from tests.conformance.harness import CONFIGS, IDS, Config, is_done, random_acti
 
 STEPS = 120
 EVERY = 10
+MAX_GAMES = 20
+MIN_PROBES = 3
 
 
 def _bad_actions(env, rng: np.random.Generator) -> list[int]:
@@ -27,25 +29,27 @@ def _bad_actions(env, rng: np.random.Generator) -> list[int]:
 
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
 def test_bad_actions_raise_and_leave_the_state_intact(config: Config) -> None:
-    env, twin = config.raw_env(), config.raw_env()
-    env.reset(seed=3)
-    twin.reset(seed=3)
     rng = np.random.default_rng(3)
-    probes = illegal_probes = 0
-    for step in range(STEPS):
-        if is_done(env):
+    probes = illegal_probes = steps = 0
+    for seed in range(3, 3 + MAX_GAMES):  # short games (a tiny plug-in game) play several
+        if steps >= STEPS and probes >= MIN_PROBES:
             break
-        agent = env.agent_selection
-        if step % EVERY == 0 and not (env.terminations[agent] or env.truncations[agent]):
-            for action in _bad_actions(env, rng):
-                before = snapshot(env)
-                with pytest.raises(ValueError):
-                    env.step(action)
-                assert snapshot(env) == before, f"a rejected action {action} changed the env"
-                illegal_probes += action not in (-1, env.action_space(agent).n)
-            probes += 1
-        action = random_action(env, rng)
-        env.step(action)
-        twin.step(action)
-        assert snapshot(env) == snapshot(twin), "the game went on differently after bad input"
-    assert probes >= 3 and illegal_probes >= 3
+        env, twin = config.raw_env(), config.raw_env()
+        env.reset(seed=seed)
+        twin.reset(seed=seed)
+        while not is_done(env) and steps < STEPS * MAX_GAMES:
+            agent = env.agent_selection
+            if steps % EVERY == 0 and not (env.terminations[agent] or env.truncations[agent]):
+                for action in _bad_actions(env, rng):
+                    before = snapshot(env)
+                    with pytest.raises(ValueError):
+                        env.step(action)
+                    assert snapshot(env) == before, f"a rejected action {action} changed the env"
+                    illegal_probes += action not in (-1, env.action_space(agent).n)
+                probes += 1
+            action = random_action(env, rng)
+            env.step(action)
+            twin.step(action)
+            steps += 1
+            assert snapshot(env) == snapshot(twin), "the game went on differently after bad input"
+    assert probes >= MIN_PROBES and illegal_probes >= MIN_PROBES

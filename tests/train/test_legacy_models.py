@@ -29,8 +29,8 @@ def users_folder(tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(tmp_path))
     for name in ("train", "agents"):
         monkeypatch.delitem(sys.modules, name, raising=False)
-    import agents
-    import train
+    import agents  # a user's package
+    import train  # a user's package
 
     assert train.WHOSE == agents.WHOSE == "user"
     return tmp_path
