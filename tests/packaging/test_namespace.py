@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 LEGACY = "envs|agents|train|benchmarks"
 #: a statement (at a line's start, or after ``;`` or a quote in code held in a string)
 BARE_IMPORT = re.compile(
-    rf"(^|[;\"'`]\s*)(from ({LEGACY})(\.|\s+import)|import ({LEGACY})(\.|\s|$))"
+    rf"(^\s*|[;\"'`]\s*)(from ({LEGACY})(\.|\s+import)|import ({LEGACY})(\.|\s|$))"
 )
 #: a line that imports a *user's* package of that name on purpose (the shadowing tests)
 USER_PACKAGE = "# a user's package"
