@@ -112,8 +112,10 @@ from typing import Final
 import numpy as np
 
 from . import actions as A
-from .board import WALTON
-from .case import Card, Case, Solution
+from .case.board import WALTON
+from .case.cards import Card
+from .case.case import Case, load_case
+from .case.solution import Solution
 
 # ----------------------------------------------------------------------------- constants
 
@@ -1010,8 +1012,6 @@ def resolve_case(case: Case | str | Path) -> Case:
     if isinstance(case, Case):
         return case
     if isinstance(case, str | Path):
-        from .case import load_case
-
         return load_case(case)
     raise ValueError(f"options['case'] must be a Case or a path to a case file, got {case!r}")
 

@@ -46,10 +46,10 @@ import math
 import numpy as np
 
 from . import game as G
-from .board import WALTON
-from .case import LEVELS
-from .deduction import Deduction
-from .facts import FACT_TYPES
+from .case.board import WALTON
+from .case.case import LEVELS
+from .case.deduction import Deduction
+from .case.facts import FACT_TYPES
 from .notebook import NOTEBOOK_SIZE, card_cells
 
 N_SEATS = G.MAX_PLAYERS

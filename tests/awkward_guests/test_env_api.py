@@ -15,7 +15,7 @@ from pettingzoo.test import api_test, seed_test
 from parlour.envs import awkward_guests_v0
 from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests import game as G
-from parlour.envs.awkward_guests.deduction import Deduction
+from parlour.envs.awkward_guests.case.deduction import Deduction
 from parlour.envs.awkward_guests.notebook import NOTEBOOK_SIZE
 
 from .game_helpers import SOLUTION, WRONG, generated_case, padded_case, v1, v3
@@ -350,7 +350,7 @@ def test_generated_cases_follow_the_seed_and_the_level():
 
 
 def test_classic_cases():
-    from parlour.envs.awkward_guests.classic import classic_case_paths
+    from parlour.envs.awkward_guests.case.classic import classic_case_paths
 
     if not all(p.exists() for p in classic_case_paths()):
         pytest.skip("the classic case files are not there yet")

@@ -31,7 +31,9 @@ import pytest
 from parlour.envs import awkward_guests_v0
 from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests import game as G
-from parlour.envs.awkward_guests.case import Case, Solution, World, make_card
+from parlour.envs.awkward_guests.case.cards import make_card
+from parlour.envs.awkward_guests.case.case import Case, World
+from parlour.envs.awkward_guests.case.solution import Solution
 from parlour.envs.awkward_guests.observation import ObservationEncoder
 from parlour.envs.awkward_guests.render import render_table
 from parlour.envs.awkward_guests.view import make_view
@@ -1690,7 +1692,7 @@ def _expected_cells(cards):
 
 
 def test_notebook_grid_records_every_fact_of_every_level():
-    from parlour.envs.awkward_guests.facts import FACT_TYPES as IMPL_TYPES
+    from parlour.envs.awkward_guests.case.facts import FACT_TYPES as IMPL_TYPES
     from parlour.envs.awkward_guests.notebook import card_cells
 
     assert list(IMPL_TYPES) == FACT_TYPES
