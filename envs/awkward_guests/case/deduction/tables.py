@@ -4,9 +4,10 @@
 but never changes: index lookups, the start-room assignment bitsets (all ``NA ** S``
 assignments of the suspects to the alibi rooms, packed into uint64 words), the head-count
 bitsets, the initial location state and the candidate grid (the enumeration of
-:mod:`parlour.envs.awkward_guests.case.solution` laid out on ``(μ, α or none, w)``). :func:`route_table` answers "from which
-start room can the murderer pass the weapon's room and enter the crime scene" for a set of
-unused passages. Both are cached (``functools.lru_cache``); every array is read-only.
+:mod:`parlour.envs.awkward_guests.case.solution` laid out on ``(μ, α or none, w)``).
+:func:`route_table` answers "from which start room can the murderer pass the weapon's room and
+enter the crime scene" for a set of unused passages. Both are cached
+(``functools.lru_cache``); every array is read-only.
 """
 
 from __future__ import annotations
