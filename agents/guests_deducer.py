@@ -2,7 +2,7 @@
 
 It reads only ``player_view`` (:class:`parlour.envs.awkward_guests.view.GuestsView`): its notebook, its
 hand (with who is known to have seen each card), the public table and its own decision. It keeps
-an incremental :class:`~parlour.envs.awkward_guests.deduction.Deduction` over its notebook, so it always
+an incremental :class:`~parlour.envs.awkward_guests.case.deduction.Deduction` over its notebook, so it always
 knows the exact set of candidate solutions its own cards allow (every candidate weighted
 equally).
 
@@ -33,9 +33,10 @@ from typing import Any
 import numpy as np
 
 from parlour.envs.awkward_guests import actions as A
-from parlour.envs.awkward_guests.board import WALTON
-from parlour.envs.awkward_guests.case import Card, Solution, card_exclusion_share
-from parlour.envs.awkward_guests.deduction import Deduction, candidate_solutions
+from parlour.envs.awkward_guests.case.board import WALTON
+from parlour.envs.awkward_guests.case.cards import Card, card_exclusion_share
+from parlour.envs.awkward_guests.case.deduction import Deduction
+from parlour.envs.awkward_guests.case.solution import Solution, candidate_solutions
 from parlour.envs.awkward_guests.game import accusation_actions
 
 #: penalty (in bits) per earlier time this agent asked the same reference

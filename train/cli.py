@@ -6,7 +6,7 @@ lazily so that a missing optional extra (e.g. torch for ``train``) never breaks 
 | subcommand | module | what it does |
 |---|---|---|
 | ``bench`` | ``parlour.benchmarks.run`` | throughput / speed figures beside PettingZoo and OpenSpiel peers |
-| ``case`` | ``parlour.envs.awkward_guests.cli`` | generate / show / check Awkward Guests cases, level table |
+| ``case`` | ``parlour.envs.awkward_guests.case.cli`` | generate / show / check Awkward Guests cases, level table |
 | ``demo`` | ``parlour.envs.audition.demo`` | play one rendered game between random agents |
 | ``eval`` | ``parlour.train.evaluate`` | tournament between agents: JSON / Markdown / PNG results |
 | ``play`` | ``parlour.train.play`` | play a game in the terminal against agents |
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 #: subcommand name -> module implementing it
 SUBCOMMANDS: dict[str, str] = {
     "bench": "parlour.benchmarks.run",
-    "case": "parlour.envs.awkward_guests.cli",
+    "case": "parlour.envs.awkward_guests.case.cli",
     "demo": "parlour.envs.audition.demo",
     "eval": "parlour.train.evaluate",
     "play": "parlour.train.play",

@@ -1,36 +1,44 @@
-"""Awkward Guests: The Walton Case — the case engine (board, cases, deduction, generator).
+"""Awkward Guests: The Walton Case — the case engine, the game engine and the environments.
 
-Public API (spec §4):
+==================  ===========================================================================
+module              content
+==================  ===========================================================================
+``case/``           the case engine: board, facts, cases, deduction, generator, classic cases,
+                    ``parlour case`` (see :mod:`parlour.envs.awkward_guests.case`)
+``actions``         the action layout (``Discrete(95)``)
+``game/``           the rules engine of a game on one case (state, turns, trades, accusations)
+``notebook``        the notebook grid: every fact a player knows, as 0/1 cells
+``observation``     the observation encoder (layout table)
+``view``            the structured, read-only view of what one player may know
+``render``          the public table as text
+``moves``           readable move names, the investigation sheet, the proof of a solution
+``env``             the PettingZoo AEC env (``parlour.envs.awkward_guests_v0``)
+``solo``            the solo Gymnasium env (``parlour/AwkwardGuestsSolo-v0``)
+==================  ===========================================================================
 
-=====================  =====================================================================
-name                   what it is
-=====================  =====================================================================
-``generate_case``      ``generate_case(level, seed, deck_size=70) -> Case``: a sound, unique,
-                       verified case (deterministic per seed)
-``load_case``          read and validate a case file (``ValueError`` on a bad file)
-``save_case``          write a case file
-``solve``              ``solve(facts, accomplice_possible) -> list[Solution]``: every consistent
-                       solution
-``Deduction``          the incremental deduction engine (add a card's facts, read candidates)
-``Solution``           named tuple ``(murderer, motive, weapon, accomplice, accomplice_motive)``
-``Case``, ``Card``,    the case model (``Case.to_json()`` / ``Case.from_json()``)
-``World``
-``LEVELS``             ``beginner, very_easy, easy, medium, hard, very_hard, expert``
-``WALTON``             the Walton mansion board
-``load_classic``,      the 30 bundled classic cases
-``classic_case_paths``
-=====================  =====================================================================
-
-Modules: ``board`` (board data), ``facts`` (fact schema), ``case`` (case model and JSON),
-``deduction`` (engine), ``truth`` (soundness), ``generator``, ``classic``, ``stats`` (level
-table), ``cli`` (``parlour case``).
+The case engine never imports the game side. Its public API (spec §4: ``generate_case``,
+``load_case``, ``save_case``, ``solve``, ``Deduction``, ``Solution``, ``Case``, ``Card``,
+``World``, ``LEVELS``, ``WALTON``, ``Board``, ``load_board``, ``load_classic``,
+``classic_case_paths``) is importable from this package too.
 """
 
-from .board import WALTON, Board, load_board
-from .case import Card, Case, Solution, World, load_case, save_case
-from .classic import classic_case_paths, load_classic
-from .deduction import Deduction, solve
-from .generator import LEVELS, generate_case
+from .case import (
+    LEVELS,
+    WALTON,
+    Board,
+    Card,
+    Case,
+    Deduction,
+    Solution,
+    World,
+    classic_case_paths,
+    generate_case,
+    load_board,
+    load_case,
+    load_classic,
+    save_case,
+    solve,
+)
 
 __all__ = [
     "WALTON",

@@ -12,7 +12,7 @@
 | 94 | ``NO_ACCOMPLICE`` | the accusation names no accomplice (medium and harder levels) |
 
 References, suspects, motives and weapons follow the order of the Walton board
-(:data:`parlour.envs.awkward_guests.board.WALTON`): ``REFERENCES``, ``SUSPECTS``, ``MOTIVES``,
+(:data:`parlour.envs.awkward_guests.case.board.WALTON`): ``REFERENCES``, ``SUSPECTS``, ``MOTIVES``,
 ``WEAPONS`` below.
 """
 
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from .board import WALTON
+from .case.board import WALTON
 
 #: The 16 references (suspects then rooms), the 6 suspects, 18 motives and 20 weapons, in order.
 REFERENCES: Final[tuple[str, ...]] = WALTON.references
@@ -68,10 +68,6 @@ def motive_action(motive: str) -> int:
 
 def weapon_action(weapon: str) -> int:
     return WEAPON_0 + WEAPONS.index(weapon)
-
-
-def card_action(slot: int) -> int:
-    return CARD_0 + slot
 
 
 def action_name(action: int) -> str:

@@ -147,46 +147,44 @@ Version history
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from pettingzoo import AECEnv
 
+from parlour.envs._checks import require_int
 from parlour.envs.aec_common import TableGameAEC
 from parlour.envs.wrappers import classic_wrappers
 
 from . import actions as A
 from . import game as G
-from .case import LEVELS, Case, load_case
+from .case.case import LEVELS, Case, load_case
+from .case.classic import CLASSIC_CASES, classic_case_paths
+from .case.generator import MAX_DECK_SIZE, MIN_DECK_SIZE, generate_case
 from .observation import OBSERVATION_MODES, ObservationEncoder
 from .render import render_table
 from .view import GuestsView, make_view
 
 RENDER_MODES = ("ansi", "human", "rgb_array")
 CASE_SOURCES = ("generated", "classic")
+#: Generated cases get a seed drawn from ``0 .. CASE_SEED_BOUND - 1`` (the env's generator).
+CASE_SEED_BOUND = 2**31 - 1
 
-_CLASSIC_CACHE: dict[str, list[Case]] = {}
 
-
+@functools.lru_cache(maxsize=len(LEVELS))
 def classic_cases(level: str) -> list[Case]:
     """The bundled classic cases of ``level`` (loaded and validated once per process)."""
-    cases = _CLASSIC_CACHE.get(level)
-    if cases is None:
-        from .classic import CLASSIC_CASES, classic_case_paths
-
-        paths = [
-            p
-            for (_, lv, _), p in zip(CLASSIC_CASES, classic_case_paths(), strict=True)
-            if lv == level
-        ]
-        try:
-            cases = [load_case(p) for p in paths]
-        except (OSError, ValueError) as e:
-            raise ValueError(f"cases='classic': cannot load the classic cases ({e})") from e
-        if not cases:
-            raise ValueError(f"cases='classic': there is no classic case of level {level!r}")
-        _CLASSIC_CACHE[level] = cases
+    paths = [
+        p for (_, lv, _), p in zip(CLASSIC_CASES, classic_case_paths(), strict=True) if lv == level
+    ]
+    try:
+        cases = [load_case(p) for p in paths]
+    except (OSError, ValueError) as e:
+        raise ValueError(f"cases='classic': cannot load the classic cases ({e})") from e
+    if not cases:
+        raise ValueError(f"cases='classic': there is no classic case of level {level!r}")
     return cases
 
 
@@ -196,18 +194,8 @@ class CaseSource:
     def __init__(self, level: Any, cases: Any, deck_size: Any) -> None:
         if level not in LEVELS:
             raise ValueError(f"level must be one of {list(LEVELS)}, got {level!r}")
-        from .generator import MAX_DECK_SIZE, MIN_DECK_SIZE
-
-        if (
-            isinstance(deck_size, bool)
-            or not isinstance(deck_size, int | np.integer)
-            or not MIN_DECK_SIZE <= deck_size <= MAX_DECK_SIZE
-        ):
-            raise ValueError(
-                f"deck_size must be an int in {MIN_DECK_SIZE}..{MAX_DECK_SIZE}, got {deck_size!r}"
-            )
+        self.deck_size = require_int("deck_size", deck_size, MIN_DECK_SIZE, MAX_DECK_SIZE)
         self.level = level
-        self.deck_size = int(deck_size)
         self.fixed: list[Case] | None = None
         if isinstance(cases, str):
             if cases not in CASE_SOURCES:
@@ -250,9 +238,7 @@ class CaseSource:
             if len(self.fixed) == 1:
                 return self.fixed[0]
             return self.fixed[int(rng.integers(len(self.fixed)))]
-        from .generator import generate_case
-
-        seed = int(rng.integers(2**31 - 1))
+        seed = int(rng.integers(CASE_SEED_BOUND))
         return generate_case(self.level, seed, self.deck_size)
 
 
@@ -261,12 +247,7 @@ def validate_common(observation_mode: Any, max_rounds: Any, render_mode: Any, se
         raise ValueError(
             f"observation_mode must be one of {list(OBSERVATION_MODES)}, got {observation_mode!r}"
         )
-    if (
-        isinstance(max_rounds, bool)
-        or not isinstance(max_rounds, int | np.integer)
-        or max_rounds < 1
-    ):
-        raise ValueError(f"max_rounds must be an int >= 1, got {max_rounds!r}")
+    require_int("max_rounds", max_rounds, 1)
     if render_mode is not None and render_mode not in RENDER_MODES:
         raise ValueError(
             f"render_mode must be None or one of {list(RENDER_MODES)}, got {render_mode!r}"

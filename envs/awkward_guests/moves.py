@@ -26,9 +26,11 @@ from .actions import (
     WEAPONS,
     YES,
 )
-from .board import WALTON
-from .case import Card, Case
-from .deduction import Deduction, solve
+from .case.board import WALTON
+from .case.cards import Card
+from .case.case import Case
+from .case.deduction import Deduction, solve
+from .case.facts import fact_text
 from .view import GuestsView
 
 B = WALTON
@@ -149,7 +151,7 @@ def notebook_sheet(view: GuestsView) -> str:
         picked = [f for f in other if f["type"] in kinds]
         if picked:
             lines.append(title)
-            lines.extend("  " + _short(_fact_text(f), 76) for f in picked)
+            lines.extend("  " + _short(fact_text(f), 76) for f in picked)
     ded = Deduction(view.accomplice_possible)
     ded.add_facts(facts)
     lines.append(f"Candidates left (murderer, motive, weapon, accomplice): {ded.count()}")
@@ -157,12 +159,6 @@ def notebook_sheet(view: GuestsView) -> str:
 
 
 _SHEET_TYPES = {"testimony", "evidence", "sign_absent", "weapon_unused", "passage_unused"}
-
-
-def _fact_text(fact: dict) -> str:
-    from .facts import fact_text
-
-    return fact_text(fact)
 
 
 # ----------------------------------------------------------------------------- proof

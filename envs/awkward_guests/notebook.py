@@ -28,8 +28,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from .board import WALTON, Board
-from .case import Card
+from .case.board import WALTON, Board
+from .case.cards import Card
 
 _B: Board = WALTON
 _SUSPECTS = _B.suspects

@@ -20,13 +20,13 @@ solution, or anybody else's pending accusation.
 | ``players`` | 8 × 13 | per seat (egocentric): present, out, deciding now, active (turn) player (during a turn only), start player, hand size / 32, turn done this round, bid made, bid value / 30 (clipped), bid card count / 32, bid accepted, bid declined, bid being answered |
 | ``asked`` | 16 | the references asked this turn (suspects, then rooms) |
 | ``piles`` | 4 | deck, discard pile, revealed pile sizes / case size; case size / 200 |
-| ``hand`` | 32 × 40 | per hand slot (sorted by card id): present, value one-hot (1, 2, 3), refs (16), count of each fact type / 3 (12, in :data:`~parlour.envs.awkward_guests.facts.FACT_TYPES` order), known to have been seen by the other seats (7, egocentric blocks 1..7), selected (offered / promised / to discard) |
+| ``hand`` | 32 × 40 | per hand slot (sorted by card id): present, value one-hot (1, 2, 3), refs (16), count of each fact type / 3 (12, in :data:`~parlour.envs.awkward_guests.case.facts.FACT_TYPES` order), known to have been seen by the other seats (7, egocentric blocks 1..7), selected (offered / promised / to discard) |
 | ``notebook`` | 364 | the notebook grid (:mod:`parlour.envs.awkward_guests.notebook`) |
 
 Solo: the deck's bid is shown in per-player block 1 (whose ``present`` flag stays 0).
 
 ``observation_mode="deduced"`` appends the deduction engine's view of the observer's own
-notebook (:class:`~parlour.envs.awkward_guests.deduction.Deduction`, one per seat, fed incrementally
+notebook (:class:`~parlour.envs.awkward_guests.case.deduction.Deduction`, one per seat, fed incrementally
 with each newly seen card): ``deduced_murderers`` (6), ``deduced_motives`` (18),
 ``deduced_weapons`` (20), ``deduced_accomplices`` (6 suspects + none), ``deduced_accomplice_
 motives`` (18 + none) — 1 where still possible — and ``deduced_count`` (1):
@@ -46,10 +46,10 @@ import math
 import numpy as np
 
 from . import game as G
-from .board import WALTON
-from .case import LEVELS
-from .deduction import Deduction
-from .facts import FACT_TYPES
+from .case.board import WALTON
+from .case.case import LEVELS
+from .case.deduction import Deduction
+from .case.facts import FACT_TYPES
 from .notebook import NOTEBOOK_SIZE, card_cells
 
 N_SEATS = G.MAX_PLAYERS

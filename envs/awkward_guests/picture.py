@@ -34,6 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from parlour.envs.awkward_guests import WALTON, Card
+from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests import game as G
 from parlour.envs.awkward_guests.picture_map import HiddenMap, display_name, draw_map, suspect_color
 from parlour.envs.picture_kit import TABLE, Box, Canvas, Color, card_back, header, panel
@@ -306,7 +307,7 @@ def _inquiry(c: Canvas, state: G.GuestsState, agents: list[str], box: Box) -> No
     if not state.asked:
         c.text((x, y), "nothing asked yet", L.label_size, PALETTE["text_dim"])
     for r in state.asked:
-        ref = G.A.REFERENCES[r]
+        ref = A.REFERENCES[r]
         suspect = WALTON.is_suspect(ref)
         if x + _chip_width(c, display_name(ref), suspect) > x1 - L.pad:
             x, y = x0 + L.pad, y + L.chip_h + L.chip_gap
@@ -378,7 +379,7 @@ def _envelope(c: Canvas, x: float, y: float, opened: bool) -> None:
 
 
 def _accusation_text(acc: list[int]) -> str:
-    names = (G.A.SUSPECTS, G.A.MOTIVES, G.A.WEAPONS, G.A.SUSPECTS, G.A.MOTIVES)
+    names = (A.SUSPECTS, A.MOTIVES, A.WEAPONS, A.SUSPECTS, A.MOTIVES)
     parts = [display_name(names[j][v]) for j, v in enumerate(acc) if v >= 0]
     return ", ".join(parts) or "..."
 
@@ -476,7 +477,7 @@ def _asked_rooms(state: G.GuestsState) -> set[str]:
     """The rooms asked about this turn (public; none outside the turns)."""
     if state.decision >= G.D_SOLUTION:
         return set()
-    return {r for r in (G.A.REFERENCES[k] for k in state.asked) if WALTON.is_room(r)}
+    return {r for r in (A.REFERENCES[k] for k in state.asked) if WALTON.is_room(r)}
 
 
 def _hidden_map(state: G.GuestsState, seer: bool) -> HiddenMap | None:

@@ -9,8 +9,9 @@ the Solution phase it only says who is deciding).
 
 from __future__ import annotations
 
+from . import actions as A
 from . import game as G
-from .board import WALTON
+from .case.board import WALTON
 
 
 def render_table(state: G.GuestsState, agents: list[str]) -> str:
@@ -36,7 +37,7 @@ def render_table(state: G.GuestsState, agents: list[str]) -> str:
         tag = f" [{', '.join(tags)}]" if tags else ""
         lines.append(f"{mark} {agents[p]:<9} {len(state.hands[p]):>2} cards{tag}")
     if d < G.D_SOLUTION:
-        asked = ", ".join(WALTON.display(G.A.REFERENCES[r]) for r in state.asked) or "-"
+        asked = ", ".join(WALTON.display(A.REFERENCES[r]) for r in state.asked) or "-"
         lines.append(f"  {agents[state.active]} asks about: {asked}")
         for k, b in enumerate(state.bids):
             who = "the deck" if b.seat == G.DECK_SEAT else agents[b.seat]

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from . import actions as A
 from . import game as G
-from .case import Card
+from .case.cards import Card
 
 BID_STATUS = ("pending", "accepted", "declined")
 
@@ -108,7 +109,7 @@ def _pending(state: G.GuestsState, seat: int) -> PendingAccusation | None:
     if part is None:
         return None
     names: list[str | None] = [None, None, None, None]
-    tables = (G._SUSPECTS, G._MOTIVES, G._WEAPONS, G._SUSPECTS)
+    tables = (A.SUSPECTS, A.MOTIVES, A.WEAPONS, A.SUSPECTS)
     for j, v in enumerate(part[:4]):
         names[j] = "none" if (j == 3 and v < 0) else tables[j][v]
     return PendingAccusation(*names)
@@ -155,7 +156,7 @@ def make_view(state: G.GuestsState, seat: int) -> GuestsView:
         legal_actions=tuple(state.legal_actions()) if mine else (),
         hand=hand,
         notebook=tuple(t.view_cards[c] for c in state.seen_log[seat]),
-        asked=tuple(G.A.REFERENCES[r] for r in state.asked),
+        asked=tuple(A.REFERENCES[r] for r in state.asked),
         bids=bids,
         hand_sizes=tuple(len(h) for h in state.hands),
         out=tuple(state.out),

@@ -12,8 +12,9 @@ from parlour.agents.factory import make_agent
 from parlour.agents.guests_deducer import DeducerAgent, split_scores
 from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests import game as G
-from parlour.envs.awkward_guests.case import LEVELS
-from parlour.envs.awkward_guests.deduction import Deduction, candidate_solutions
+from parlour.envs.awkward_guests.case.case import LEVELS
+from parlour.envs.awkward_guests.case.deduction import Deduction
+from parlour.envs.awkward_guests.case.solution import candidate_solutions
 from parlour.envs.awkward_guests.env import raw_env
 from parlour.envs.awkward_guests.view import make_view
 from tests.awkward_guests.game_helpers import generated_case

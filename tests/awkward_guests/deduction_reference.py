@@ -3,7 +3,7 @@
 The reference solver enumerates, for every murderer/accomplice pair, every start-room
 assignment and accomplice location literally, checks each fact against that world with plain
 Python, and searches the murderer's walk with a breadth-first search over (room, weapon room
-visited). It shares no code with ``parlour.envs.awkward_guests.deduction``.
+visited). It shares no code with ``parlour.envs.awkward_guests.case.deduction``.
 
 ``random_world`` / ``true_facts`` build an independent random hidden truth and facts that are
 true of it (for soundness-style checks); ``random_fact`` draws any schema-valid fact (true or
@@ -17,8 +17,8 @@ from collections import deque
 
 import numpy as np
 
-from parlour.envs.awkward_guests.board import WALTON
-from parlour.envs.awkward_guests.case import Solution
+from parlour.envs.awkward_guests.case.board import WALTON
+from parlour.envs.awkward_guests.case.solution import Solution
 
 B = WALTON
 SUSPECTS = B.suspects

@@ -15,8 +15,10 @@ import numpy as np
 
 from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests import game as G
-from parlour.envs.awkward_guests.board import WALTON
-from parlour.envs.awkward_guests.case import Card, Case, Solution, World, make_card
+from parlour.envs.awkward_guests.case.board import WALTON
+from parlour.envs.awkward_guests.case.cards import Card, make_card
+from parlour.envs.awkward_guests.case.case import Case, World
+from parlour.envs.awkward_guests.case.solution import Solution
 
 SOLUTION = Solution("greg", "stolen_recipe", "wrench")
 SOLUTION_ACC = Solution("greg", "stolen_recipe", "wrench", "angelica", "poisoned_chalice")

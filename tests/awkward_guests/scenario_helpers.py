@@ -22,7 +22,8 @@ import numpy as np
 
 from parlour.envs import awkward_guests_v0
 from parlour.envs.awkward_guests import game as G
-from parlour.envs.awkward_guests.case import Solution, make_card
+from parlour.envs.awkward_guests.case.cards import make_card
+from parlour.envs.awkward_guests.case.solution import Solution
 
 from .game_helpers import SOLUTION, SOLUTION_ACC, game, make_case, padded_case, slot, v1, v2, v3
 

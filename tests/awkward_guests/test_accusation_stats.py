@@ -14,7 +14,7 @@ import pytest
 from parlour.envs import awkward_guests_v0
 from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests import game as G
-from parlour.envs.awkward_guests.case import Solution
+from parlour.envs.awkward_guests.case.solution import Solution
 from parlour.envs.awkward_guests.solo import AwkwardGuestsSoloEnv
 
 from .game_helpers import SOLUTION, WRONG, accuse, deal_deck, game, padded_case

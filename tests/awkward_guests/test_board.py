@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from parlour.envs.awkward_guests.board import (
+from parlour.envs.awkward_guests.case.board import (
     DEFAULT_BOARD_PATH,
     WALTON,
     Passage,
@@ -227,7 +227,7 @@ def test_other_board_pickles_by_value_in_a_fresh_process(tmp_path: Path):
     (tmp_path / "board.json").write_text(json.dumps(d), encoding="utf-8")
     code = (
         "import json, pickle, sys; from pathlib import Path;"
-        "from parlour.envs.awkward_guests.board import board_from_json;"
+        "from parlour.envs.awkward_guests.case.board import board_from_json;"
         f"b = pickle.loads(Path({str(blob)!r}).read_bytes());"
         f"c = board_from_json(json.loads(Path({str(tmp_path / 'board.json')!r}).read_text()));"
         "sys.exit(0 if (b == c and hash(b) == hash(c) and {b: 1}[c] == 1) else 1)"

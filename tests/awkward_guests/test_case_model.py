@@ -10,27 +10,29 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from parlour.envs.awkward_guests.board import WALTON
-from parlour.envs.awkward_guests.case import (
+from parlour.envs.awkward_guests.case.board import WALTON
+from parlour.envs.awkward_guests.case.cards import (
+    VALUE_THRESHOLDS,
+    card_exclusion_share,
+    card_value,
+    make_card,
+)
+from parlour.envs.awkward_guests.case.case import (
     ACCOMPLICE_LEVELS,
     CASE_FORMAT,
     LEVELS,
-    VALUE_THRESHOLDS,
     Case,
-    Solution,
-    card_exclusion_share,
-    card_value,
     load_case,
-    make_card,
     save_case,
 )
-from parlour.envs.awkward_guests.facts import (
+from parlour.envs.awkward_guests.case.facts import (
     FACT_FIELDS,
     fact_key,
     fact_refs,
     fact_text,
     validate_fact,
 )
+from parlour.envs.awkward_guests.case.solution import Solution
 
 from .deduction_reference import random_cards, random_world, true_facts
 

@@ -7,13 +7,13 @@ from collections import Counter
 import pytest
 
 from parlour.envs.awkward_guests import LEVELS, load_classic, solve
-from parlour.envs.awkward_guests.classic import (
+from parlour.envs.awkward_guests.case.classic import (
     CLASSIC_CASES,
     classic_case_paths,
     classic_json,
     classic_path,
 )
-from parlour.envs.awkward_guests.truth import unsound_facts, world_violations
+from parlour.envs.awkward_guests.case.truth import unsound_facts, world_violations
 
 NUMBERS = [n for n, _, _ in CLASSIC_CASES]
 

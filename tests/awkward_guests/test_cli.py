@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from parlour.envs.awkward_guests import Case, generate_case, save_case
-from parlour.envs.awkward_guests.board import WALTON
-from parlour.envs.awkward_guests.case import make_card
+from parlour.envs.awkward_guests.case.board import WALTON
+from parlour.envs.awkward_guests.case.cards import make_card
 from parlour.train.cli import main
 
 

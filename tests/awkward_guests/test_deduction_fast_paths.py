@@ -15,8 +15,8 @@ import pickle
 import numpy as np
 import pytest
 
-from parlour.envs.awkward_guests import deduction as D
-from parlour.envs.awkward_guests.deduction import Deduction, count_consistent
+from parlour.envs.awkward_guests.case.deduction import Deduction, count_consistent
+from parlour.envs.awkward_guests.case.deduction import locations as D
 
 from .deduction_reference import random_fact, random_world, true_facts
 

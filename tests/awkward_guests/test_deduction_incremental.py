@@ -11,14 +11,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from parlour.envs.awkward_guests.board import WALTON
-from parlour.envs.awkward_guests.deduction import (
+from parlour.envs.awkward_guests.case.board import WALTON
+from parlour.envs.awkward_guests.case.deduction import (
     LOCAL_TYPES,
     Deduction,
-    candidate_solutions,
     count_consistent,
     solve,
 )
+from parlour.envs.awkward_guests.case.solution import candidate_solutions
 
 from .deduction_reference import random_cards, random_fact, random_world, true_facts
 

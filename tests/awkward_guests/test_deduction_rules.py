@@ -6,14 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from parlour.envs.awkward_guests.board import WALTON
-from parlour.envs.awkward_guests.case import Solution
-from parlour.envs.awkward_guests.deduction import (
-    Deduction,
-    candidate_index,
-    candidate_solutions,
-    solve,
-)
+from parlour.envs.awkward_guests.case.board import WALTON
+from parlour.envs.awkward_guests.case.deduction import Deduction, solve
+from parlour.envs.awkward_guests.case.solution import Solution, candidate_index, candidate_solutions
 
 from .deduction_reference import random_fact, random_world, reference_solve, true_facts
 

@@ -16,7 +16,7 @@ from pettingzoo.test import api_test, seed_test
 from parlour.envs import awkward_guests_v0
 from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests import game as G
-from parlour.envs.awkward_guests.deduction import Deduction
+from parlour.envs.awkward_guests.case.deduction import Deduction
 from parlour.envs.awkward_guests.notebook import NOTEBOOK_SIZE
 from parlour.envs.awkward_guests.view import make_view
 

@@ -146,7 +146,7 @@ def _expected_cells(cards):
 
 
 def test_notebook_grid_records_every_fact_of_every_level():
-    from parlour.envs.awkward_guests.facts import FACT_TYPES as IMPL_TYPES
+    from parlour.envs.awkward_guests.case.facts import FACT_TYPES as IMPL_TYPES
     from parlour.envs.awkward_guests.notebook import card_cells
 
     assert list(IMPL_TYPES) == FACT_TYPES

@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 from parlour.envs import awkward_guests_v0
 from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests import game as G
-from parlour.envs.awkward_guests.board import WALTON
-from parlour.envs.awkward_guests.case import LEVELS
-from parlour.envs.awkward_guests.deduction import Deduction
-from parlour.envs.awkward_guests.facts import FACT_TYPES
+from parlour.envs.awkward_guests.case.board import WALTON
+from parlour.envs.awkward_guests.case.case import LEVELS
+from parlour.envs.awkward_guests.case.deduction import Deduction
+from parlour.envs.awkward_guests.case.facts import FACT_TYPES
 
 from .game_helpers import generated_case
 

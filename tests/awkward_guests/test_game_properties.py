@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests import game as G
-from parlour.envs.awkward_guests.case import ACCOMPLICE_LEVELS
+from parlour.envs.awkward_guests.case.case import ACCOMPLICE_LEVELS
 
 from .game_helpers import all_card_ids, generated_case
 

@@ -9,16 +9,17 @@ import numpy as np
 import pytest
 
 from parlour.envs.awkward_guests import LEVELS, Case, Deduction, generate_case, solve
-from parlour.envs.awkward_guests.board import WALTON
-from parlour.envs.awkward_guests.case import ACCOMPLICE_LEVELS, card_refs, card_value, make_card
-from parlour.envs.awkward_guests.generator import (
+from parlour.envs.awkward_guests.case.board import WALTON
+from parlour.envs.awkward_guests.case.cards import card_refs, card_value, make_card
+from parlour.envs.awkward_guests.case.case import ACCOMPLICE_LEVELS
+from parlour.envs.awkward_guests.case.generator import (
     MAX_DECK_SIZE,
     MIN_DECK_SIZE,
     RECIPES,
     verify_case,
 )
-from parlour.envs.awkward_guests.stats import cards_until_unique
-from parlour.envs.awkward_guests.truth import unsound_facts, world_violations
+from parlour.envs.awkward_guests.case.stats import cards_until_unique
+from parlour.envs.awkward_guests.case.truth import unsound_facts, world_violations
 
 FAST_SEEDS = (0, 1, 2, 3)
 SLOW_SEEDS = tuple(range(4, 40))

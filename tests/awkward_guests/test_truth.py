@@ -6,9 +6,11 @@ import dataclasses
 
 import pytest
 
-from parlour.envs.awkward_guests.board import WALTON
-from parlour.envs.awkward_guests.case import Case, Solution, World, make_card
-from parlour.envs.awkward_guests.truth import (
+from parlour.envs.awkward_guests.case.board import WALTON
+from parlour.envs.awkward_guests.case.cards import make_card
+from parlour.envs.awkward_guests.case.case import Case, World
+from parlour.envs.awkward_guests.case.solution import Solution
+from parlour.envs.awkward_guests.case.truth import (
     fact_is_true,
     fact_is_true_in,
     route_passages,
@@ -349,9 +351,9 @@ def test_engine_agrees_that_true_facts_keep_the_true_solution(level: str) -> Non
     fact of the generator's pool is true, and all of them together never exclude the truth."""
     import numpy as np
 
-    from parlour.envs.awkward_guests.case import ACCOMPLICE_LEVELS
-    from parlour.envs.awkward_guests.deduction import Deduction
-    from parlour.envs.awkward_guests.generator import sample_truth, true_fact_pool
+    from parlour.envs.awkward_guests.case.case import ACCOMPLICE_LEVELS
+    from parlour.envs.awkward_guests.case.deduction import Deduction
+    from parlour.envs.awkward_guests.case.generator import sample_truth, true_fact_pool
 
     rng = np.random.default_rng(42)
     acc_possible = level in ACCOMPLICE_LEVELS

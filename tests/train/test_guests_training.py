@@ -16,7 +16,8 @@ import yaml
 
 from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests import game as G
-from parlour.envs.awkward_guests.deduction import Deduction, candidate_solutions
+from parlour.envs.awkward_guests.case.deduction import Deduction
+from parlour.envs.awkward_guests.case.solution import candidate_solutions
 from parlour.envs.awkward_guests.observation import make_layout
 from parlour.train.cli import main
 from parlour.train.games import get_game, make_raw_env

@@ -49,7 +49,7 @@ import numpy as np
 
 from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests import game as G
-from parlour.envs.awkward_guests.board import WALTON
+from parlour.envs.awkward_guests.case.board import WALTON
 from parlour.train.games import Column, GameSpec, Statistics, lazy_classes, register_game
 from parlour.train.play import Move, PlayUI
 
@@ -132,7 +132,7 @@ def _part(decision: int, action: int) -> int:
 def _candidate_table(accomplice_possible: bool) -> np.ndarray:
     """(candidates, 5) ints in the engine's accusation order: murderer, motive, weapon,
     accomplice (-1: none), accomplice motive (-1: none), aligned with ``candidate_mask()``."""
-    from parlour.envs.awkward_guests.deduction import candidate_solutions
+    from parlour.envs.awkward_guests.case.solution import candidate_solutions
 
     def idx(names: tuple[str, ...], x: str | None) -> int:
         return -1 if x is None else names.index(x)

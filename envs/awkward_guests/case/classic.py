@@ -28,7 +28,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from parlour.envs._checks import is_int
+
 from .case import Case, case_from_json, load_case
+from .generator import generate_case
 
 __all__ = [
     "CLASSIC_DIR",
@@ -79,7 +82,7 @@ def classic_path(which: int | str) -> Path:
                 if key in (_name(n, lv), f"{_name(n, lv)}.json"):
                     return CLASSIC_DIR / f"{_name(n, lv)}.json"
             raise ValueError(f"no classic case named {which!r} (use 1..{len(CLASSIC_CASES)})")
-    if isinstance(which, bool) or not isinstance(which, int):
+    if not is_int(which, numpy=False):
         raise ValueError(f"a classic case is a number 1..{len(CLASSIC_CASES)}, got {which!r}")
     if not 1 <= which <= len(CLASSIC_CASES):
         raise ValueError(f"classic case number must be 1..{len(CLASSIC_CASES)}, got {which}")
@@ -94,8 +97,6 @@ def load_classic(which: int | str) -> Case:
 
 def classic_json(number: int) -> str:
     """The exact file text of classic case ``number``, regenerated from its level and seed."""
-    from .generator import generate_case
-
     _, level, seed = CLASSIC_CASES[number - 1]
     case = generate_case(level, seed)
     return json.dumps(case.to_json(), indent=1, ensure_ascii=False) + "\n"

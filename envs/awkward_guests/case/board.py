@@ -61,9 +61,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from parlour.envs._checks import require_int
+
 BOARD_FORMAT = "parlour.awkward_guests.board/1"
 DEFAULT_BOARD_PATH = Path(__file__).with_name("walton.json")
 OFFICIALS = ("police", "coroner")
+MIN_SUSPECTS = 2
+MOTIVES_PER_SUSPECT = 3
+TESTIFIERS_PER_MOTIVE = 2
+SIGNS_PER_WEAPON = 2
 
 
 @dataclass(frozen=True)
@@ -283,146 +289,20 @@ def board_from_json(d: dict) -> Board:
     if fmt != BOARD_FORMAT:
         raise ValueError(f"board: format must be {BOARD_FORMAT!r}, got {fmt!r}")
     name = _str(_req(d, "name", "the board"), "name")
-
     suspects = _entities(d, "suspects")
-    if len(suspects) < 2:
-        raise ValueError(f"board: need at least 2 suspects, got {len(suspects)}")
     suspect_ids = tuple(s[0] for s in suspects)
-    head_count: dict[str, int] = {}
-    for sid, _, e in suspects:
-        hc = e.get("head_count", 1)
-        if not isinstance(hc, int) or isinstance(hc, bool) or hc < 1:
-            raise ValueError(
-                f"board: head_count of suspect {sid!r} must be an int >= 1, got {hc!r}"
-            )
-        head_count[sid] = hc
-
+    head_count = _head_counts(suspects)
     rooms = _entities(d, "rooms")
     room_ids = tuple(r[0] for r in rooms)
-    crime_scene = _str(_req(d, "crime_scene", "the board"), "crime_scene")
-    if crime_scene not in room_ids:
-        raise ValueError(f"board: crime_scene {crime_scene!r} is not a room")
-    if room_ids[0] != crime_scene:
-        raise ValueError(f"board: the crime scene {crime_scene!r} must be the first room")
-
-    alibi = tuple(_list(_req(d, "alibi_rooms", "the board"), "alibi_rooms"))
-    if not alibi:
-        raise ValueError("board: alibi_rooms is empty")
-    _unique(list(alibi), "alibi room")
-    for r in alibi:
-        if r not in room_ids:
-            raise ValueError(f"board: alibi room {r!r} is not a room")
-        if r == crime_scene:
-            raise ValueError("board: the crime scene cannot be an alibi room")
-    if list(alibi) != [r for r in room_ids if r in alibi]:
-        raise ValueError("board: alibi_rooms must be listed in room order")
-
-    entrances = tuple(_list(_req(d, "study_entrances", "the board"), "study_entrances"))
-    if not entrances:
-        raise ValueError("board: study_entrances is empty")
-    _unique(list(entrances), "study entrance")
-    for r in entrances:
-        if r not in room_ids or r == crime_scene:
-            raise ValueError(
-                f"board: study entrance {r!r} is not a room other than the crime scene"
-            )
-
-    passages: list[Passage] = []
-    pairs: set[frozenset[str]] = set()
-    for k, p in enumerate(_list(_req(d, "passages", "the board"), "passages")):
-        frm = _str(_req(p, "from", f"passages[{k}]"), f"passages[{k}].from")
-        to = _str(_req(p, "to", f"passages[{k}]"), f"passages[{k}].to")
-        one_way = p.get("one_way", False)
-        if not isinstance(one_way, bool):
-            raise ValueError(f"board: passages[{k}].one_way must be true or false")
-        for r in (frm, to):
-            if r not in room_ids:
-                raise ValueError(f"board: passage {frm!r}-{to!r} names the unknown room {r!r}")
-        if frm == to:
-            raise ValueError(f"board: passage from {frm!r} to itself")
-        pair = frozenset((frm, to))
-        if pair in pairs:
-            raise ValueError(f"board: duplicate passage between {frm!r} and {to!r}")
-        pairs.add(pair)
-        if crime_scene in pair:
-            if not one_way or to != crime_scene:
-                raise ValueError(
-                    f"board: the passage {frm!r}-{to!r} touches the crime scene; it must be "
-                    f"one-way into it (the crime scene has no way out)"
-                )
-            if frm not in entrances:
-                raise ValueError(
-                    f"board: one-way passage into the crime scene from {frm!r}, "
-                    f"which is not a study entrance"
-                )
-        elif one_way:
-            raise ValueError(
-                f"board: one-way passage {frm!r}->{to!r} does not lead into the crime scene"
-            )
-        passages.append(Passage(frm, to, one_way))
-    for r in entrances:
-        if frozenset((r, crime_scene)) not in pairs:
-            raise ValueError(f"board: study entrance {r!r} has no passage into the crime scene")
-
+    crime_scene = _crime_scene(d, room_ids)
+    alibi = _alibi_rooms(d, room_ids, crime_scene)
+    entrances = _study_entrances(d, room_ids, crime_scene)
+    passages = _passages(d, room_ids, crime_scene, entrances)
     signs = _entities(d, "signs")
     sign_ids = tuple(s[0] for s in signs)
-
-    weapons: list[Weapon] = []
-    for k, (wid, wname, e) in enumerate(_entities(d, "weapons")):
-        family = _str(_req(e, "family", f"weapon {wid!r}"), f"weapon {wid!r} family")
-        room = _str(_req(e, "room", f"weapon {wid!r}"), f"weapon {wid!r} room")
-        if room not in room_ids:
-            raise ValueError(f"board: weapon {wid!r} is kept in the unknown room {room!r}")
-        if room == crime_scene:
-            raise ValueError(f"board: weapon {wid!r} cannot be kept in the crime scene")
-        wsigns = _list(_req(e, "signs", f"weapon {wid!r}"), f"weapon {wid!r} signs")
-        if len(wsigns) != 2:
-            raise ValueError(f"board: weapon {wid!r} must leave exactly 2 signs, got {len(wsigns)}")
-        for s in wsigns:
-            if s not in sign_ids:
-                raise ValueError(
-                    f"board: weapon {wid!r} leaves the sign {s!r}, which is not on the sign list"
-                )
-        if wsigns[0] == wsigns[1]:
-            raise ValueError(f"board: weapon {wid!r} lists the sign {wsigns[0]!r} twice")
-        weapons.append(Weapon(wid, family, room, (wsigns[0], wsigns[1]), k, wname))
-    if not weapons:
-        raise ValueError("board: no weapons")
-
-    motives: list[Motive] = []
-    raw_motives = _entities(d, "motives")
-    for k, (mid, mname, e) in enumerate(raw_motives):
-        owner = _str(_req(e, "owner", f"motive {mid!r}"), f"motive {mid!r} owner")
-        if owner not in suspect_ids:
-            raise ValueError(f"board: motive {mid!r} belongs to the unknown suspect {owner!r}")
-        t = _list(_req(e, "testifiers", f"motive {mid!r}"), f"motive {mid!r} testifiers")
-        if len(t) != 2:
-            raise ValueError(f"board: motive {mid!r} must have exactly 2 testifiers, got {len(t)}")
-        for s in t:
-            if s not in suspect_ids:
-                raise ValueError(f"board: motive {mid!r} names the unknown testifier {s!r}")
-            if s == owner:
-                raise ValueError(
-                    f"board: motive {mid!r}: {owner!r} cannot testify about their own motive"
-                )
-        if t[0] == t[1]:
-            raise ValueError(f"board: motive {mid!r} lists the testifier {t[0]!r} twice")
-        motives.append(Motive(mid, owner, (t[0], t[1]), k, mname))
-    for s in suspect_ids:
-        n = sum(m.owner == s for m in motives)
-        if n != 3:
-            raise ValueError(f"board: suspect {s!r} must have exactly 3 motives, got {n}")
-    expected_order = [m.owner for m in motives]
-    if expected_order != sorted(expected_order, key=suspect_ids.index):
-        raise ValueError("board: motives must be listed suspect by suspect, in suspect order")
-
-    staff = _entities(d, "staff")
-    if not staff:
-        raise ValueError("board: no staff")
-    officials = _entities(d, "officials")
-    if tuple(o[0] for o in officials) != OFFICIALS:
-        raise ValueError(f"board: officials must be exactly {list(OFFICIALS)}")
-
+    weapons = _weapons(d, room_ids, crime_scene, sign_ids)
+    motives = _motives(d, suspect_ids)
+    staff, officials = _staff_and_officials(d)
     speakers = suspect_ids + tuple(s[0] for s in staff) + OFFICIALS
     _unique(list(speakers), "speaker")
     clash = set(speakers) & set(room_ids)
@@ -461,6 +341,172 @@ def board_from_json(d: dict) -> Board:
         speaker_names=speaker_names,
         references=suspect_ids + room_ids,
     )
+
+
+def _head_counts(suspects: list[tuple[str, str, dict]]) -> dict[str, int]:
+    if len(suspects) < MIN_SUSPECTS:
+        raise ValueError(f"board: need at least {MIN_SUSPECTS} suspects, got {len(suspects)}")
+    head_count: dict[str, int] = {}
+    for sid, _, e in suspects:
+        hc = e.get("head_count", 1)
+        require_int(f"board: head_count of suspect {sid!r}", hc, 1, numpy=False)
+        head_count[sid] = hc
+    return head_count
+
+
+def _crime_scene(d: dict, room_ids: tuple[str, ...]) -> str:
+    crime_scene = _str(_req(d, "crime_scene", "the board"), "crime_scene")
+    if crime_scene not in room_ids:
+        raise ValueError(f"board: crime_scene {crime_scene!r} is not a room")
+    if room_ids[0] != crime_scene:
+        raise ValueError(f"board: the crime scene {crime_scene!r} must be the first room")
+    return crime_scene
+
+
+def _alibi_rooms(d: dict, room_ids: tuple[str, ...], crime_scene: str) -> tuple[str, ...]:
+    alibi = tuple(_list(_req(d, "alibi_rooms", "the board"), "alibi_rooms"))
+    if not alibi:
+        raise ValueError("board: alibi_rooms is empty")
+    _unique(list(alibi), "alibi room")
+    for r in alibi:
+        if r not in room_ids:
+            raise ValueError(f"board: alibi room {r!r} is not a room")
+        if r == crime_scene:
+            raise ValueError("board: the crime scene cannot be an alibi room")
+    if list(alibi) != [r for r in room_ids if r in alibi]:
+        raise ValueError("board: alibi_rooms must be listed in room order")
+    return alibi
+
+
+def _study_entrances(d: dict, room_ids: tuple[str, ...], crime_scene: str) -> tuple[str, ...]:
+    entrances = tuple(_list(_req(d, "study_entrances", "the board"), "study_entrances"))
+    if not entrances:
+        raise ValueError("board: study_entrances is empty")
+    _unique(list(entrances), "study entrance")
+    for r in entrances:
+        if r not in room_ids or r == crime_scene:
+            raise ValueError(
+                f"board: study entrance {r!r} is not a room other than the crime scene"
+            )
+    return entrances
+
+
+def _passages(
+    d: dict, room_ids: tuple[str, ...], crime_scene: str, entrances: tuple[str, ...]
+) -> list[Passage]:
+    passages: list[Passage] = []
+    pairs: set[frozenset[str]] = set()
+    for k, p in enumerate(_list(_req(d, "passages", "the board"), "passages")):
+        frm = _str(_req(p, "from", f"passages[{k}]"), f"passages[{k}].from")
+        to = _str(_req(p, "to", f"passages[{k}]"), f"passages[{k}].to")
+        one_way = p.get("one_way", False)
+        if not isinstance(one_way, bool):
+            raise ValueError(f"board: passages[{k}].one_way must be true or false")
+        for r in (frm, to):
+            if r not in room_ids:
+                raise ValueError(f"board: passage {frm!r}-{to!r} names the unknown room {r!r}")
+        if frm == to:
+            raise ValueError(f"board: passage from {frm!r} to itself")
+        pair = frozenset((frm, to))
+        if pair in pairs:
+            raise ValueError(f"board: duplicate passage between {frm!r} and {to!r}")
+        pairs.add(pair)
+        if crime_scene in pair:
+            if not one_way or to != crime_scene:
+                raise ValueError(
+                    f"board: the passage {frm!r}-{to!r} touches the crime scene; it must be "
+                    f"one-way into it (the crime scene has no way out)"
+                )
+            if frm not in entrances:
+                raise ValueError(
+                    f"board: one-way passage into the crime scene from {frm!r}, "
+                    f"which is not a study entrance"
+                )
+        elif one_way:
+            raise ValueError(
+                f"board: one-way passage {frm!r}->{to!r} does not lead into the crime scene"
+            )
+        passages.append(Passage(frm, to, one_way))
+    for r in entrances:
+        if frozenset((r, crime_scene)) not in pairs:
+            raise ValueError(f"board: study entrance {r!r} has no passage into the crime scene")
+    return passages
+
+
+def _weapons(
+    d: dict, room_ids: tuple[str, ...], crime_scene: str, sign_ids: tuple[str, ...]
+) -> list[Weapon]:
+    weapons: list[Weapon] = []
+    for k, (wid, wname, e) in enumerate(_entities(d, "weapons")):
+        family = _str(_req(e, "family", f"weapon {wid!r}"), f"weapon {wid!r} family")
+        room = _str(_req(e, "room", f"weapon {wid!r}"), f"weapon {wid!r} room")
+        if room not in room_ids:
+            raise ValueError(f"board: weapon {wid!r} is kept in the unknown room {room!r}")
+        if room == crime_scene:
+            raise ValueError(f"board: weapon {wid!r} cannot be kept in the crime scene")
+        wsigns = _list(_req(e, "signs", f"weapon {wid!r}"), f"weapon {wid!r} signs")
+        if len(wsigns) != SIGNS_PER_WEAPON:
+            raise ValueError(
+                f"board: weapon {wid!r} must leave exactly {SIGNS_PER_WEAPON} signs, got {len(wsigns)}"
+            )
+        for s in wsigns:
+            if s not in sign_ids:
+                raise ValueError(
+                    f"board: weapon {wid!r} leaves the sign {s!r}, which is not on the sign list"
+                )
+        if wsigns[0] == wsigns[1]:
+            raise ValueError(f"board: weapon {wid!r} lists the sign {wsigns[0]!r} twice")
+        weapons.append(Weapon(wid, family, room, (wsigns[0], wsigns[1]), k, wname))
+    if not weapons:
+        raise ValueError("board: no weapons")
+    return weapons
+
+
+def _motives(d: dict, suspect_ids: tuple[str, ...]) -> list[Motive]:
+    motives: list[Motive] = []
+    raw_motives = _entities(d, "motives")
+    for k, (mid, mname, e) in enumerate(raw_motives):
+        owner = _str(_req(e, "owner", f"motive {mid!r}"), f"motive {mid!r} owner")
+        if owner not in suspect_ids:
+            raise ValueError(f"board: motive {mid!r} belongs to the unknown suspect {owner!r}")
+        t = _list(_req(e, "testifiers", f"motive {mid!r}"), f"motive {mid!r} testifiers")
+        if len(t) != TESTIFIERS_PER_MOTIVE:
+            raise ValueError(
+                f"board: motive {mid!r} must have exactly {TESTIFIERS_PER_MOTIVE} testifiers, "
+                f"got {len(t)}"
+            )
+        for s in t:
+            if s not in suspect_ids:
+                raise ValueError(f"board: motive {mid!r} names the unknown testifier {s!r}")
+            if s == owner:
+                raise ValueError(
+                    f"board: motive {mid!r}: {owner!r} cannot testify about their own motive"
+                )
+        if t[0] == t[1]:
+            raise ValueError(f"board: motive {mid!r} lists the testifier {t[0]!r} twice")
+        motives.append(Motive(mid, owner, (t[0], t[1]), k, mname))
+    for s in suspect_ids:
+        n = sum(m.owner == s for m in motives)
+        if n != MOTIVES_PER_SUSPECT:
+            raise ValueError(
+                f"board: suspect {s!r} must have exactly {MOTIVES_PER_SUSPECT} motives, got {n}"
+            )
+    expected_order = [m.owner for m in motives]
+    if expected_order != sorted(expected_order, key=suspect_ids.index):
+        raise ValueError("board: motives must be listed suspect by suspect, in suspect order")
+    return motives
+
+
+def _staff_and_officials(
+    d: dict,
+) -> tuple[list[tuple[str, str, dict]], list[tuple[str, str, dict]]]:
+    staff = _entities(d, "staff")
+    if not staff:
+        raise ValueError("board: no staff")
+    officials = _entities(d, "officials")
+    if tuple(o[0] for o in officials) != OFFICIALS:
+        raise ValueError(f"board: officials must be exactly {list(OFFICIALS)}")
+    return staff, officials
 
 
 def load_board(path: str | Path | None = None) -> Board:

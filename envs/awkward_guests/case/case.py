@@ -45,31 +45,7 @@ Loading checks the structure and the consistency of solution and world, not whet
 facts are true: soundness and uniqueness are verified by ``parlour case check`` (``truth`` and
 the deduction engine), which must be able to load an unsound file to report on it.
 
-Cards: 1–3 facts (:mod:`facts`) of one speaker; ``refs`` the union of the facts' references in
-board reference order (suspects, then rooms); ``text`` English; ``value`` = :func:`card_value`.
-
-Card value
-----------
-
-``card_value(facts)`` depends on the card's facts alone, never on the hidden truth. It is the
-share ``x`` of the 5,760 candidate solutions (accomplice possible) that the card's facts
-*alone* rule out (computed by the deduction engine), bucketed:
-
-===========================  =====
-share excluded ``x``         value
-===========================  =====
-``x < 0.04``                 1
-``0.04 <= x < 0.15``         2
-``x >= 0.15``                3
-===========================  =====
-
-(``VALUE_THRESHOLDS = (0.04, 0.15)``.) Examples: a start-room sighting, a head count or one
-unused passage alone exclude nothing (value 1: they only help in combination); one unused weapon
-excludes 5% (value 2); a missing sign excludes 20% (value 3); an ``alone`` sighting ~31% (it
-clears that guest as a culprit when there is an accomplice); a claim naming companions 30–60%.
-Over generated decks of all levels the mix is about 37% / 34% / 30%; easy decks bundle key
-facts (mostly 2s and 3s), hard decks carry many weak distractors (mostly 1s). Values are cached
-by content (the sorted semantic keys of the facts).
+Cards (:class:`~.cards.Card`, their values and JSON checks) are in :mod:`.cards`.
 """
 
 from __future__ import annotations
@@ -78,10 +54,13 @@ import copy
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
+
+from parlour.envs._checks import is_int, require_int
 
 from .board import WALTON, Board
-from .facts import card_text, fact_key, fact_refs, sorted_refs, validate_fact
+from .cards import Card, card_refs, check_card_facts, copy_fact, value_of_valid_facts
+from .solution import Solution
 
 CASE_FORMAT = "parlour.awkward_guests.case/1"
 LEVELS: tuple[str, ...] = (
@@ -95,21 +74,7 @@ LEVELS: tuple[str, ...] = (
 )
 ACCOMPLICE_LEVELS: tuple[str, ...] = ("medium", "hard", "very_hard", "expert")
 
-#: Thresholds on the excluded share of the 5,760 candidates for card values 2 and 3.
-VALUE_THRESHOLDS: tuple[float, float] = (0.04, 0.15)
-
-MAX_FACTS_PER_CARD = 3
 BOX_EVIDENCE = "evidence"
-
-
-class Solution(NamedTuple):
-    """A full accusation: murderer, motive, weapon and the accomplice (or ``None``)."""
-
-    murderer: str
-    motive: str
-    weapon: str
-    accomplice: str | None = None
-    accomplice_motive: str | None = None
 
 
 @dataclass(frozen=True)
@@ -131,28 +96,6 @@ class World:
             "box_truths": {m: dict(b) for m, b in self.box_truths.items()},
             "sightings": [copy.deepcopy(s) for s in self.sightings],
             "alibis": copy.deepcopy(self.alibis),
-        }
-
-
-@dataclass(frozen=True)
-class Card:
-    """A case card: 1–3 facts told by one speaker, its references, value and text."""
-
-    id: int
-    speaker: str
-    facts: tuple[dict, ...]
-    refs: tuple[str, ...]
-    value: int
-    text: str
-
-    def to_json(self) -> dict:
-        return {
-            "id": self.id,
-            "value": self.value,
-            "refs": list(self.refs),
-            "speaker": self.speaker,
-            "facts": [_copy_fact(f) for f in self.facts],
-            "text": self.text,
         }
 
 
@@ -202,100 +145,6 @@ class Case:
     def from_json(cls, d: Any, board: Board = WALTON) -> Case:
         """Validate a case JSON object and build the :class:`Case`; ``ValueError`` otherwise."""
         return case_from_json(d, board)
-
-
-# -- cards ----------------------------------------------------------------------------------
-
-
-def card_exclusion_share(facts: list[dict] | tuple[dict, ...], board: Board = WALTON) -> float:
-    """Share of the 5,760 candidates (accomplice possible) the facts alone rule out."""
-    for f in facts:
-        validate_fact(f, board)
-    return _exclusion_share(tuple(facts), board)
-
-
-_SHARE_CACHE: dict[tuple, float] = {}
-_SHARE_CACHE_MAX = 20_000
-
-
-def _exclusion_share(facts: tuple[dict, ...], board: Board) -> float:
-    """As :func:`card_exclusion_share` for facts already validated (cached by content)."""
-    from .deduction import candidate_solutions, count_consistent, semantic_key
-
-    ck = (tuple(sorted(semantic_key(f) for f in facts)), board)
-    x = _SHARE_CACHE.get(ck)
-    if x is None:
-        total = len(candidate_solutions(True, board))
-        x = 1.0 - count_consistent(facts, True, board) / total
-        if len(_SHARE_CACHE) >= _SHARE_CACHE_MAX:
-            _SHARE_CACHE.clear()
-        _SHARE_CACHE[ck] = x
-    return x
-
-
-def card_value(facts: list[dict] | tuple[dict, ...], board: Board = WALTON) -> int:
-    """Trading value 1–3 of a card, from its facts alone (see the module docs)."""
-    return _value_of_share(card_exclusion_share(facts, board))
-
-
-def _value_of_share(x: float) -> int:
-    if x < VALUE_THRESHOLDS[0]:
-        return 1
-    if x < VALUE_THRESHOLDS[1]:
-        return 2
-    return 3
-
-
-def _copy_fact(f: dict) -> dict:
-    """A copy of a (flat) fact: its only nested values are lists of ids."""
-    return {k: (list(v) if isinstance(v, list) else v) for k, v in f.items()}
-
-
-def _check_card_facts(card_id: Any, speaker: Any, facts: Any, board: Board) -> None:
-    if not isinstance(speaker, str) or speaker not in board.speaker_names:
-        raise ValueError(f"card {card_id}: unknown speaker {speaker!r}")
-    if not isinstance(facts, list | tuple) or not 1 <= len(facts) <= MAX_FACTS_PER_CARD:
-        n = len(facts) if isinstance(facts, list | tuple) else type(facts).__name__
-        raise ValueError(f"card {card_id}: a card holds 1 to {MAX_FACTS_PER_CARD} facts, got {n}")
-    seen = set()
-    for f in facts:
-        try:
-            validate_fact(f, board)
-        except ValueError as e:
-            raise ValueError(f"card {card_id}: {e}") from None
-        if f["speaker"] != speaker:
-            raise ValueError(
-                f"card {card_id}: all facts of a card have the card's speaker {speaker!r}; "
-                f"a fact has speaker {f['speaker']!r}"
-            )
-        k = fact_key(f)
-        if k in seen:
-            raise ValueError(f"card {card_id}: the fact {f!r} appears twice")
-        seen.add(k)
-
-
-def card_refs(facts: list[dict] | tuple[dict, ...], board: Board = WALTON) -> tuple[str, ...]:
-    """A card's refs: the union of its facts' refs, in board reference order."""
-    refs: set[str] = set()
-    for f in facts:
-        refs |= fact_refs(f, board)
-    return sorted_refs(refs, board)
-
-
-def make_card(card_id: int, speaker: str, facts: list[dict], board: Board = WALTON) -> Card:
-    """Build a card from its facts (validated), computing refs, value and text."""
-    if not isinstance(card_id, int) or isinstance(card_id, bool):
-        raise ValueError(f"card id must be an int, got {card_id!r}")
-    _check_card_facts(card_id, speaker, facts, board)
-    facts_t = tuple(_copy_fact(f) for f in facts)
-    return Card(
-        id=card_id,
-        speaker=speaker,
-        facts=facts_t,
-        refs=card_refs(facts_t, board),
-        value=_value_of_share(_exclusion_share(facts_t, board)),
-        text=card_text(speaker, facts_t, board),
-    )
 
 
 # -- JSON import / validation ---------------------------------------------------------------
@@ -371,10 +220,33 @@ def _world_from_json(d: Any, sol: Solution, board: Board) -> World:
     _keys(d, _WORLD_KEYS, "world")
     start = _suspect_map(d["start_rooms"], "start_rooms", board)
     locs = _suspect_map(d["locations"], "locations", board)
+    _check_locations(start, locs, sol, board)
+    route, boxes, sightings, alibis = d["route"], d["box_truths"], d["sightings"], d["alibis"]
+    _check_route(route, start, sol, board)
+    _check_boxes(boxes, sol, board)
+    _check_sightings(sightings, sol, board)
+    _check_alibis(alibis, board)
+    return World(
+        start_rooms=start,
+        locations=locs,
+        route=tuple(route),
+        box_truths={m: dict(b) for m, b in boxes.items()},
+        sightings=tuple(copy.deepcopy(s) for s in sightings),
+        alibis=copy.deepcopy(alibis),
+    )
+
+
+def _culprits(sol: Solution) -> set[str]:
+    return {sol.murderer, sol.accomplice} - {None}
+
+
+def _check_locations(
+    start: dict[str, str], locs: dict[str, str], sol: Solution, board: Board
+) -> None:
+    """Start rooms are alibi rooms; innocents stay, ``M`` is in the crime scene, ``A`` not."""
     for s, r in start.items():
         if r not in board.alibi_rooms:
             raise ValueError(f"case: world.start_rooms[{s!r}] = {r!r} is not an alibi room")
-    culprits = {sol.murderer, sol.accomplice} - {None}
     for s in board.suspects:
         if s == sol.murderer:
             if locs[s] != board.crime_scene:
@@ -392,7 +264,9 @@ def _world_from_json(d: Any, sol: Solution, board: Board) -> World:
                 f"{start[s]!r}, not {locs[s]!r}"
             )
 
-    route = d["route"]
+
+def _check_route(route: Any, start: dict[str, str], sol: Solution, board: Board) -> None:
+    """The murderer's walk: start room, weapon room, an entrance, then the crime scene."""
     if not isinstance(route, list) or len(route) < 2 or not all(isinstance(r, str) for r in route):
         raise ValueError("case: world.route must be a list of at least 2 room ids")
     for r in route:
@@ -413,7 +287,11 @@ def _world_from_json(d: Any, sol: Solution, board: Board) -> World:
     if wroom not in route:
         raise ValueError(f"case: world.route must pass the weapon's room {wroom!r}")
 
-    boxes = d["box_truths"]
+
+def _check_boxes(boxes: Any, sol: Solution, board: Board) -> None:
+    """Every motive's three boxes hold verdicts; crime motives confirm, culprits' other
+    motives have a refuting box."""
+    culprits = _culprits(sol)
     if not isinstance(boxes, dict) or set(boxes) != {m.id for m in board.motives}:
         raise ValueError("case: world.box_truths must hold every motive exactly once")
     for m in board.motives:
@@ -436,7 +314,10 @@ def _world_from_json(d: Any, sol: Solution, board: Board) -> World:
                 f"case: world.box_truths: the culprit's other motive {m.id!r} needs a refuting box"
             )
 
-    sightings = d["sightings"]
+
+def _check_sightings(sightings: Any, sol: Solution, board: Board) -> None:
+    """1–2 sorted suspects in a room; the culprit pair is only ever seen together."""
+    culprits = _culprits(sol)
     if not isinstance(sightings, list):
         raise ValueError("case: world.sightings must be a list")
     for k, s in enumerate(sightings):
@@ -459,7 +340,9 @@ def _world_from_json(d: Any, sol: Solution, board: Board) -> World:
                 f"seen together"
             )
 
-    alibis = d["alibis"]
+
+def _check_alibis(alibis: Any, board: Board) -> None:
+    """suspect -> ``{room: alibi room, with: sorted other suspects}``."""
     if not isinstance(alibis, dict):
         raise ValueError("case: world.alibis must be an object")
     for s, a in alibis.items():
@@ -478,29 +361,20 @@ def _world_from_json(d: Any, sol: Solution, board: Board) -> World:
             raise ValueError(
                 f"case: world.alibis[{s!r}].with must be sorted other suspect ids, got {w!r}"
             )
-    return World(
-        start_rooms=start,
-        locations=locs,
-        route=tuple(route),
-        box_truths={m: dict(b) for m, b in boxes.items()},
-        sightings=tuple(copy.deepcopy(s) for s in sightings),
-        alibis=copy.deepcopy(alibis),
-    )
 
 
 def _card_from_json(d: Any, k: int, board: Board) -> Card:
     _keys(d, _CARD_KEYS, f"cards[{k}]")
     cid = d["id"]
-    if not isinstance(cid, int) or isinstance(cid, bool):
-        raise ValueError(f"case: cards[{k}].id must be an int, got {cid!r}")
-    _check_card_facts(cid, d["speaker"], d["facts"], board)
-    facts = tuple(_copy_fact(f) for f in d["facts"])
+    require_int(f"case: cards[{k}].id", cid, numpy=False)
+    check_card_facts(cid, d["speaker"], d["facts"], board)
+    facts = tuple(copy_fact(f) for f in d["facts"])
     refs = card_refs(facts, board)
     if d["refs"] != list(refs):
         raise ValueError(
             f"case: card {cid}: refs {d['refs']!r} do not match its facts (expected {list(refs)!r})"
         )
-    value = _value_of_share(_exclusion_share(facts, board))
+    value = value_of_valid_facts(facts, board)
     if d["value"] != value or isinstance(d["value"], bool):
         raise ValueError(
             f"case: card {cid}: value {d['value']!r} does not match its facts (expected {value})"
@@ -522,7 +396,7 @@ def case_from_json(d: Any, board: Board = WALTON) -> Case:
     if level not in LEVELS:
         raise ValueError(f"case: level {level!r} is not one of {', '.join(LEVELS)}")
     seed = d["seed"]
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+    if seed is not None and not is_int(seed, numpy=False):
         raise ValueError(f"case: seed must be an int or null, got {seed!r}")
     sol = _solution_from_json(d["solution"], level, board)
     world = _world_from_json(d["world"], sol, board)

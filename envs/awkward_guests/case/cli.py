@@ -32,10 +32,11 @@ import textwrap
 from pathlib import Path
 
 from .board import WALTON
-from .case import Case, load_case
+from .case import LEVELS, Case, load_case
 from .classic import CLASSIC_CASES, classic_case_paths, classic_path, write_classic_cases
 from .deduction import Deduction
-from .generator import DEFAULT_DECK_SIZE, LEVELS, MAX_DECK_SIZE, MIN_DECK_SIZE, generate_case
+from .generator import DEFAULT_DECK_SIZE, MAX_DECK_SIZE, MIN_DECK_SIZE, generate_case
+from .stats import format_table, level_table
 from .truth import unsound_facts, world_violations
 
 HELP = "Awkward Guests cases: generate, show, check; the level table"
@@ -161,8 +162,6 @@ def run(args: argparse.Namespace) -> int:
                 print(f"  {line}")
             return 1
         if cmd == "stats":
-            from .stats import format_table, level_table
-
             if args.seeds < 1:
                 return _error("--seeds must be at least 1")
             table = level_table(args.seeds, args.deck_size)

@@ -44,6 +44,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from parlour.envs._checks import is_int
+
 from .board import WALTON, Board
 
 FACT_TYPES: tuple[str, ...] = (
@@ -199,7 +201,7 @@ def validate_fact(fact: Any, board: Board = WALTON) -> None:
         room("room", alibi=True)
         c = fact["count"]
         total = sum(board.head_count.values())
-        if not isinstance(c, int) or isinstance(c, bool) or not 0 <= c <= total:
+        if not is_int(c, numpy=False) or not 0 <= c <= total:
             _fail(fact, f"count must be an integer 0..{total}, got {c!r}")
     elif ftype == "claim":
         s = suspect("suspect")
@@ -235,12 +237,6 @@ def validate_fact(fact: Any, board: Board = WALTON) -> None:
         need_staff()
         suspect("suspect")
         room("room")
-
-
-def validate_facts(facts: Any, board: Board = WALTON) -> None:
-    """Validate every fact of an iterable."""
-    for f in facts:
-        validate_fact(f, board)
 
 
 def fact_key(fact: dict) -> tuple:

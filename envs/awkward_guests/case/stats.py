@@ -38,9 +38,9 @@ from typing import Any
 import numpy as np
 
 from .board import WALTON, Board
-from .case import Case
+from .case import LEVELS, Case
 from .deduction import Deduction
-from .generator import LEVELS, generate_case
+from .generator import generate_case
 
 __all__ = [
     "CATEGORIES",

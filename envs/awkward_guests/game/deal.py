@@ -1,0 +1,79 @@
+"""Setting up a game: :func:`new_game` deals a case to a table; :func:`resolve_case`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from parlour.envs._checks import require_int
+
+from ..case.case import Case, load_case
+from .rules import HAND_SIZE, GuestsConfig
+from .state import GuestsState
+from .tables import case_tables
+
+__all__ = ["new_game", "resolve_case"]
+
+
+def resolve_case(case: Case | str | Path) -> Case:
+    """A :class:`Case` from a case object or a case file path (``ValueError`` if invalid)."""
+    if isinstance(case, Case):
+        return case
+    if isinstance(case, str | Path):
+        return load_case(case)
+    raise ValueError(f"options['case'] must be a Case or a path to a case file, got {case!r}")
+
+
+def new_game(
+    config: GuestsConfig,
+    case: Case,
+    rng: np.random.Generator,
+    deck: list[int] | None = None,
+    start: int | None = None,
+) -> GuestsState:
+    """Deal a new game on ``case``.
+
+    ``deck`` (card ids, top first) fixes the deck order; it must be exactly the case's card
+    ids. ``start`` fixes the start seat. Otherwise both are drawn from ``rng``, which the state
+    keeps (for reshuffles).
+    """
+    tables = case_tables(case)
+    n = config.num_players
+    num = tables.num_cards
+    if deck is None:
+        order = [int(i) for i in rng.permutation(num)]  # indices, top first
+    else:
+        try:
+            ids = [int(c) for c in deck]
+        except (TypeError, ValueError):
+            raise ValueError("options['deck'] must be a list of card ids (top first)") from None
+        if sorted(ids) != list(tables.ids):
+            raise ValueError(
+                f"options['deck'] must be exactly the case's {num} card ids (top first), each once"
+            )
+        order = [tables.index[c] for c in ids]
+    if start is None:
+        start = int(rng.integers(n))
+    else:
+        start = require_int("options['start']", start, 0, n - 1, allowed=f"a seat in 0..{n - 1}")
+    order.reverse()  # top card at the end
+    state = GuestsState(
+        config=config,
+        tables=tables,
+        rng=rng,
+        hands=[[] for _ in range(n)],
+        deck=order,
+        out=[False] * n,
+        seen=np.zeros((n, num), bool),
+        seen_log=[[] for _ in range(n)],
+        known=np.zeros((n, num), np.uint8),
+        selected=[set() for _ in range(n)],
+        start=start,
+        hand_version=[0] * n,
+    )
+    for p in range(n):
+        state._draw_to(p, HAND_SIZE)
+    state.turn_queue = state.order_from(start)
+    state._start_turn()
+    return state
