@@ -57,6 +57,9 @@ Rulings (decided here where §5 leaves room)
   so it has at most ``value`` cards). After ``YES`` the active player picks ``CARD``\\ s
   until the bid is covered. When every bid is answered, all accepted trades happen at once.
   If nobody made a bid, the active player draws 3 (2 with 1–2 players, see below).
+* **Public record.** What a turn did openly at the table (asked references; per bid: bidder,
+  value, card count, accepted, cards paid — never the cards) is kept in ``last_turns`` until
+  that seat's next turn starts (:mod:`parlour.envs.awkward_guests.public_record`).
 * **Notebooks.** Every card a player holds, receives, draws or is shown is noted in their
   notebook (``seen``; ``seen_log`` keeps the order) and is never forgotten. Each player also
   knows which other players have seen a card when they watched it happen (``known``): the
@@ -112,6 +115,7 @@ from typing import Final
 import numpy as np
 
 from . import actions as A
+from . import public_record  # public record: the last turn of every seat
 from .board import WALTON
 from .case import Card, Case, Solution
 
@@ -364,6 +368,8 @@ class GuestsState:
     #: per seat, bumped whenever that seat's hand, selection or ``known`` row changes
     #: (observers use it to cache the hand encoding)
     hand_version: list[int] = field(default_factory=list)
+    #: public record: per seat, its most recent finished turn (immutable; see public_record)
+    last_turns: tuple[public_record.TurnRecord | None, ...] = ()
 
     # -- copying ------------------------------------------------------------------------
 
@@ -395,6 +401,7 @@ class GuestsState:
         new.newly_out = list(self.newly_out)
         new.accusation_log = list(self.accusation_log)  # (tuples are immutable)
         new.hand_version = list(self.hand_version)
+        new.last_turns = self.last_turns  # public record: immutable, so copies share it
         return new
 
     def __deepcopy__(self, memo: dict) -> GuestsState:
@@ -676,6 +683,7 @@ class GuestsState:
         self.bids = []
         self.answering = -1
         self.decision = D_INQUIRY
+        public_record.on_turn_start(self)  # public record: clear the new active seat's record
 
     def _start_offers(self) -> None:
         a = self.active
@@ -802,6 +810,7 @@ class GuestsState:
             self._draw_to(a, min(3, MAX_HAND - len(self.hands[a])))
 
     def _end_turn(self) -> None:
+        public_record.on_turn_end(self)  # public record: the turn (asks, bids, trades) is over
         self.turns_taken += 1
         self.bids = []
         self.answering = -1
