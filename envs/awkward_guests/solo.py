@@ -23,7 +23,7 @@ while not done:
 | | |
 |---|---|
 | Actions | ``Discrete(95)`` — the AEC layout (:mod:`parlour.envs.awkward_guests.actions`) |
-| Observation | ``Box(0, 1, (1857,), float32)`` — the AEC ``observation`` vector for one player (``deduced``: 1928; ``seer`` adds 70) |
+| Observation | ``Box(0, 1, (2313,), float32)`` — the AEC ``observation`` vector for one player (``deduced``: 2384; ``seer`` adds 70) |
 | Masks | ``action_masks()`` (bool, length 95); also ``info["action_mask"]`` (int8) |
 | Reward | at the end only: correct accusation ``+1 − 0.01 × rounds played``; wrong ``−1``; round limit ``0`` (``truncated=True``) |
 | Info | ``phase``, ``action_mask``; at the end also ``result`` (``win``/``loss``/``truncated``; absent after an illegal action), ``rounds`` (the round it ended in), ``solved`` (a correct accusation) and ``is_success`` (= ``solved``, read by SB3's ``Monitor`` / logger) |
