@@ -280,6 +280,7 @@ class ObservationEncoder:
         self._players = self._buf[L["players"]].reshape(N_SEATS, N_PLAYER_FEATURES)
         self._hand = self._buf[L["hand"]].reshape(N_SLOTS, HAND_FEATURES)
         self._nb_view = self._buf[L["notebook"]]
+        self._lt_view = self._buf[L["last_turns"]]
         self._i_phase = L["phase"].start
         self._i_dec = L["pending_decision"].start
         self._i_acc = L["pending_accusation"].start
@@ -319,6 +320,8 @@ class ObservationEncoder:
         self._hand_key: tuple | None = None
         self._nb_key: tuple | None = None
         self._dirty: list[int] = []
+        self._lt_cache: list[tuple | None] = [None] * N_SEATS  # (last_turns, idx, val)
+        self._lt_key: tuple | None = None  # (observer, last_turns) in the buffer now
 
     def _set_static(self, state: G.GuestsState) -> None:
         """Blocks that do not change during a game; per-case tables; per-game notebooks."""
@@ -420,6 +423,29 @@ class ObservationEncoder:
             self._hand_ver[seat] = ver
         return block
 
+    def _last_turns_cells(self, turns: tuple, block_of: dict[int, int]) -> tuple[list, list]:
+        """Indices and values of the ``last_turns`` block (egocentric seats and bidders)."""
+        idx: list[int] = []
+        val: list[float] = []
+        for t in turns:
+            if t is None:
+                continue
+            b = self._i_last + block_of[t.seat] * LAST_TURN_FEATURES
+            idx.append(b + LT_RECORDED)
+            val.append(1.0)
+            for r in t.asked:
+                idx.append(b + LT_ASKED + r)
+                val.append(1.0)
+            for bid in t.bids:
+                j = 1 if bid.seat == G.DECK_SEAT else block_of[bid.seat]
+                k = b + LT_BIDS + j * N_BID_FEATURES
+                idx += (k, k + 1, k + 2)
+                val += (1.0, min(bid.value / BID_SCALE, 1.0), bid.count / N_SLOTS)
+                if bid.accepted:
+                    idx += (k + 3, k + 4)
+                    val += (1.0, min(bid.paid / N_SLOTS, 1.0))
+        return idx, val
+
     def encode(self, state: G.GuestsState, observer: int) -> np.ndarray:
         """The observation of ``observer`` (a fresh array; the encoder keeps no reference)."""
         self._set_static(state)
@@ -510,24 +536,20 @@ class ObservationEncoder:
             add_i(ia + r)
             add_v(1.0)
 
-        # the public record of each seat's last turn (egocentric seats and bidders)
-        for t in state.last_turns:
-            if t is None:
-                continue
-            b = self._i_last + block_of[t.seat] * LAST_TURN_FEATURES
-            add_i(b + LT_RECORDED)
-            add_v(1.0)
-            for r in t.asked:
-                add_i(b + LT_ASKED + r)
-                add_v(1.0)
-            for bid in t.bids:
-                j = 1 if bid.seat == G.DECK_SEAT else block_of[bid.seat]
-                k = b + LT_BIDS + j * N_BID_FEATURES
-                idx += (k, k + 1, k + 2)
-                val += (1.0, min(bid.value / BID_SCALE, 1.0), bid.count / N_SLOTS)
-                if bid.accepted:
-                    idx += (k + 3, k + 4)
-                    val += (1.0, min(bid.paid / N_SLOTS, 1.0))
+        # the public record of each seat's last turn: rewritten only when the observer or the
+        # record changed (the engine replaces the immutable ``last_turns`` tuple on a change);
+        # its cells are cached per observer
+        lt = state.last_turns
+        key = self._lt_key
+        if key is None or key[0] != observer or key[1] is not lt:
+            cached = self._lt_cache[observer]
+            if cached is None or cached[0] is not lt:
+                i, v = self._last_turns_cells(lt, block_of)
+                cached = (lt, np.array(i, np.intp), np.array(v, np.float32))
+                self._lt_cache[observer] = cached
+            self._lt_view.fill(0.0)
+            buf[cached[1]] = cached[2]
+            self._lt_key = (observer, lt)
         p = self._i_piles
         num = self._num_cards
         idx += (p, p + 1, p + 2)
