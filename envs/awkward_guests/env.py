@@ -20,7 +20,7 @@ for agent in env.agent_iter():
 |---|---|
 | Actions | ``Discrete(95)`` |
 | Agents | ``player_0 … player_{n-1}``, ``n`` in 1..8 (1: the solo mode) |
-| Observation | ``{"observation": Box(0, 1, (1857,), float32), "action_mask": Box(0, 1, (95,), int8)}`` (``deduced``: 1928; ``seer`` adds 70) |
+| Observation | ``{"observation": Box(0, 1, (2313,), float32), "action_mask": Box(0, 1, (95,), int8)}`` (``deduced``: 2384; ``seer`` adds 70) |
 | Import | ``from parlour.envs import awkward_guests_v0`` (also ``pettingzoo.make("aec", "parlour/AwkwardGuests-v0")`` where the registry exists) |
 | Solo Gymnasium env | ``gymnasium.make("parlour/AwkwardGuestsSolo-v0")`` (:mod:`parlour.envs.awkward_guests.solo`) |
 | Render modes | ``"ansi"`` (text), ``"human"`` (prints the text), ``"rgb_array"`` (a picture: ``(940, 1280, 3)`` ``uint8``, every player count) |
@@ -143,6 +143,10 @@ Version history
   ``solved`` (no change to observations, actions, rewards or trajectories).
 * v0 (pictures): ``render_mode="rgb_array"`` added, also for the solo env (no change to
   observations, actions, rewards or trajectories; ``"ansi"`` and ``"human"`` unchanged).
+* v0 (public record): the observation gains the ``last_turns`` block (456 floats: the public
+  record of every player's most recent turn — asked references, bids, accepted trades, cards
+  paid), so its size is 2313 (``deduced``: 2384; ``seer`` adds 70), was 1857 (1928);
+  ``player_view`` gains ``last_turns``. Actions, rewards and rules are unchanged.
 """
 
 from __future__ import annotations

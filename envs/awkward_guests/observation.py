@@ -19,11 +19,13 @@ solution, or anybody else's pending accusation.
 | ``rules`` | 3 | an accomplice is possible (medium+); 1–2 player rules; solo |
 | ``players`` | 8 × 13 | per seat (egocentric): present, out, deciding now, active (turn) player (during a turn only), start player, hand size / 32, turn done this round, bid made, bid value / 30 (clipped), bid card count / 32, bid accepted, bid declined, bid being answered |
 | ``asked`` | 16 | the references asked this turn (suspects, then rooms) |
+| ``last_turns`` | 8 × 57 | the public record of each seat's most recent finished turn, kept until that seat's next turn starts (:mod:`~parlour.envs.awkward_guests.public_record`); per seat (egocentric, as ``players``), pieces :data:`LAST_TURN_PIECES`: ``recorded`` (1: the seat has a record), ``asked`` (16: the references it asked), ``bids`` (8 × 5: per bidder seat, egocentric as ``players``: bid made, value / 30 (clipped), card count / 32, accepted, cards the accepted bid was paid with / 32) — never which cards |
 | ``piles`` | 4 | deck, discard pile, revealed pile sizes / case size; case size / 200 |
 | ``hand`` | 32 × 40 | per hand slot (sorted by card id): present, value one-hot (1, 2, 3), refs (16), count of each fact type / 3 (12, in :data:`~parlour.envs.awkward_guests.case.facts.FACT_TYPES` order), known to have been seen by the other seats (7, egocentric blocks 1..7), selected (offered / promised / to discard) |
 | ``notebook`` | 364 | the notebook grid (:mod:`parlour.envs.awkward_guests.notebook`) |
 
-Solo: the deck's bid is shown in per-player block 1 (whose ``present`` flag stays 0).
+Solo: the deck's bid is shown in per-player block 1 (whose ``present`` flag stays 0), and in
+bidder block 1 of the player's ``last_turns`` record.
 
 ``observation_mode="deduced"`` appends the deduction engine's view of the observer's own
 notebook (:class:`~parlour.envs.awkward_guests.case.deduction.Deduction`, one per seat, fed incrementally
@@ -86,6 +88,33 @@ H_SELECTED = H_SEEN + N_SEATS - 1  # 39
     P_ANSWERING,
 ) = range(N_PLAYER_FEATURES)
 
+#: ``last_turns``: the features of one bidder block of a seat's record
+LAST_BID_FEATURES: tuple[str, ...] = ("made", "value", "count", "accepted", "paid")
+#: ``last_turns``: (name, shape) of the pieces of one seat's record, in order
+LAST_TURN_PIECES: tuple[tuple[str, tuple[int, ...]], ...] = (
+    ("recorded", (1,)),
+    ("asked", (N_REFS,)),
+    ("bids", (N_SEATS, len(LAST_BID_FEATURES))),
+)
+
+
+def _pieces_layout(pieces: tuple[tuple[str, tuple[int, ...]], ...]) -> dict[str, slice]:
+    out: dict[str, slice] = {}
+    pos = 0
+    for name, shape in pieces:
+        out[name] = slice(pos, pos + math.prod(shape))
+        pos += math.prod(shape)
+    return out
+
+
+#: ``last_turns``: piece name -> slice of one seat's record (relative to the record's start)
+LAST_TURN_LAYOUT: dict[str, slice] = _pieces_layout(LAST_TURN_PIECES)
+LAST_TURN_FEATURES = LAST_TURN_LAYOUT["bids"].stop  # 57 per seat
+N_BID_FEATURES = len(LAST_BID_FEATURES)
+LT_RECORDED = LAST_TURN_LAYOUT["recorded"].start
+LT_ASKED = LAST_TURN_LAYOUT["asked"].start
+LT_BIDS = LAST_TURN_LAYOUT["bids"].start
+
 _BLOCKS: tuple[tuple[str, int], ...] = (
     ("phase", len(G.PHASES)),
     ("pending_decision", N_DECISIONS),
@@ -97,6 +126,7 @@ _BLOCKS: tuple[tuple[str, int], ...] = (
     ("rules", 3),
     ("players", N_SEATS * N_PLAYER_FEATURES),
     ("asked", N_REFS),
+    ("last_turns", N_SEATS * LAST_TURN_FEATURES),
     ("piles", 4),
     ("hand", N_SLOTS * HAND_FEATURES),
     ("notebook", NOTEBOOK_SIZE),
@@ -250,11 +280,13 @@ class ObservationEncoder:
         self._players = self._buf[L["players"]].reshape(N_SEATS, N_PLAYER_FEATURES)
         self._hand = self._buf[L["hand"]].reshape(N_SLOTS, HAND_FEATURES)
         self._nb_view = self._buf[L["notebook"]]
+        self._lt_view = self._buf[L["last_turns"]]
         self._i_phase = L["phase"].start
         self._i_dec = L["pending_decision"].start
         self._i_acc = L["pending_accusation"].start
         self._i_players = L["players"].start
         self._i_asked = L["asked"].start
+        self._i_last = L["last_turns"].start
         self._i_amount = L["pending_amount"].start
         self._i_round = L["round"].start
         self._i_piles = L["piles"].start
@@ -288,6 +320,8 @@ class ObservationEncoder:
         self._hand_key: tuple | None = None
         self._nb_key: tuple | None = None
         self._dirty: list[int] = []
+        self._lt_cache: list[tuple | None] = [None] * N_SEATS  # (last_turns, idx, val)
+        self._lt_key: tuple | None = None  # (observer, last_turns) in the buffer now
 
     def _set_static(self, state: G.GuestsState) -> None:
         """Blocks that do not change during a game; per-case tables; per-game notebooks."""
@@ -389,6 +423,29 @@ class ObservationEncoder:
             self._hand_ver[seat] = ver
         return block
 
+    def _last_turns_cells(self, turns: tuple, block_of: dict[int, int]) -> tuple[list, list]:
+        """Indices and values of the ``last_turns`` block (egocentric seats and bidders)."""
+        idx: list[int] = []
+        val: list[float] = []
+        for t in turns:
+            if t is None:
+                continue
+            b = self._i_last + block_of[t.seat] * LAST_TURN_FEATURES
+            idx.append(b + LT_RECORDED)
+            val.append(1.0)
+            for r in t.asked:
+                idx.append(b + LT_ASKED + r)
+                val.append(1.0)
+            for bid in t.bids:
+                j = 1 if bid.seat == G.DECK_SEAT else block_of[bid.seat]
+                k = b + LT_BIDS + j * N_BID_FEATURES
+                idx += (k, k + 1, k + 2)
+                val += (1.0, min(bid.value / BID_SCALE, 1.0), bid.count / N_SLOTS)
+                if bid.accepted:
+                    idx += (k + 3, k + 4)
+                    val += (1.0, min(bid.paid / N_SLOTS, 1.0))
+        return idx, val
+
     def encode(self, state: G.GuestsState, observer: int) -> np.ndarray:
         """The observation of ``observer`` (a fresh array; the encoder keeps no reference)."""
         self._set_static(state)
@@ -478,6 +535,21 @@ class ObservationEncoder:
         for r in state.asked:
             add_i(ia + r)
             add_v(1.0)
+
+        # the public record of each seat's last turn: rewritten only when the observer or the
+        # record changed (the engine replaces the immutable ``last_turns`` tuple on a change);
+        # its cells are cached per observer
+        lt = state.last_turns
+        key = self._lt_key
+        if key is None or key[0] != observer or key[1] is not lt:
+            cached = self._lt_cache[observer]
+            if cached is None or cached[0] is not lt:
+                i, v = self._last_turns_cells(lt, block_of)
+                cached = (lt, np.array(i, np.intp), np.array(v, np.float32))
+                self._lt_cache[observer] = cached
+            self._lt_view.fill(0.0)
+            buf[cached[1]] = cached[2]
+            self._lt_key = (observer, lt)
         p = self._i_piles
         num = self._num_cards
         idx += (p, p + 1, p + 2)

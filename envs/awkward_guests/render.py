@@ -1,8 +1,9 @@
 """Awkward Guests — a text picture of the public table (``render_mode="ansi"``).
 
 Shows what everyone at the table can see: round, start player, whose turn it is and the asked
-references, the bids (value and card count) and which were accepted, each player's hand size
-and who is out, the deck / discard / revealed pile sizes and the revealed cards (they are
+references, the bids (value and card count) and which were accepted, the public record of
+each player's last turn (asked references; per bid: bidder, value, card count, accepted or
+declined, cards paid — never which cards), each player's hand size and who is out, the deck / discard / revealed pile sizes and the revealed cards (they are
 public). It never shows a hand, the deck order, the solution, or a pending accusation (during
 the Solution phase it only says who is deciding).
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 from . import actions as A
 from . import game as G
 from .case.board import WALTON
+from .public_record import records
 
 
 def render_table(state: G.GuestsState, agents: list[str]) -> str:
@@ -44,6 +46,7 @@ def render_table(state: G.GuestsState, agents: list[str]) -> str:
             status = ("pending", "accepted", "declined")[b.status]
             now = " <- answering" if k == state.answering and d in (G.D_ANSWER, G.D_PAY) else ""
             lines.append(f"    bid by {who}: value {b.value}, {b.count} card(s), {status}{now}")
+    lines += last_turn_lines(state, agents)  # public record of the last turns
     if state.revealed:
         lines.append("  revealed cards:")
         for c in state.revealed:
@@ -66,3 +69,23 @@ def render_table(state: G.GuestsState, agents: list[str]) -> str:
         }[state.phase]
         lines.append(f"  {state.phase_name} phase: {agents[state.current_player]} {what}")
     return "\n".join(lines)
+
+
+def last_turn_lines(state: G.GuestsState, agents: list[str]) -> list[str]:
+    """The public record of every seat's last finished turn, oldest first (no lines: none)."""
+    turns = sorted((t for t in records(state) if t is not None), key=lambda t: t.turn)
+    if not turns:
+        return []
+    lines = ["  last turns:"]
+    for t in turns:
+        asked = ", ".join(WALTON.display(A.REFERENCES[r]) for r in t.asked)
+        parts = []
+        for b in t.bids:
+            who = "the deck" if b.seat == G.DECK_SEAT else agents[b.seat]
+            what = f"accepted, paid with {b.paid} card(s)" if b.accepted else "declined"
+            parts.append(f"{who} bid value {b.value}, {b.count} card(s): {what}")
+        lines.append(
+            f"    {agents[t.seat]} (round {t.round}) asked about {asked}; "
+            + ("; ".join(parts) if parts else "no bid")
+        )
+    return lines

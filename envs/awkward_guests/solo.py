@@ -23,7 +23,7 @@ while not done:
 | | |
 |---|---|
 | Actions | ``Discrete(95)`` — the AEC layout (:mod:`parlour.envs.awkward_guests.actions`) |
-| Observation | ``Box(0, 1, (1857,), float32)`` — the AEC ``observation`` vector for one player (``deduced``: 1928; ``seer`` adds 70) |
+| Observation | ``Box(0, 1, (2313,), float32)`` — the AEC ``observation`` vector for one player (``deduced``: 2384; ``seer`` adds 70) |
 | Masks | ``action_masks()`` (bool, length 95); also ``info["action_mask"]`` (int8) |
 | Reward | at the end only: correct accusation ``+1 − 0.01 × rounds played``; wrong ``−1``; round limit ``0`` (``truncated=True``) |
 | Render modes | ``"ansi"``, ``"human"`` (prints the text), ``"rgb_array"`` (a ``(940, 1280, 3)`` ``uint8`` picture of the table: :mod:`parlour.envs.awkward_guests.picture`); SB3's ``make_vec_env("parlour/AwkwardGuestsSolo-v0")`` asks for ``"rgb_array"`` |

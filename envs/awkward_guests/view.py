@@ -3,9 +3,10 @@
 ``env.unwrapped.player_view(agent)`` returns a :class:`GuestsView`: exactly the information the
 observation vector encodes for that agent, as immutable tuples in **absolute seats**
 (``view.seat`` is the viewer): their hand (with each card's facts), their notebook (every card
-they have seen, in the order they first saw it), the public table, and their own pending
-decision. It never holds another player's hand, the deck order, the solution, or anyone else's
-pending accusation. Scripted agents read it; they never read the engine state.
+they have seen, in the order they first saw it), the public table (with the public record of
+every seat's last turn, ``last_turns``), and their own pending decision. It never holds another
+player's hand, the deck order, the solution, or anyone else's pending accusation. Scripted
+agents read it; they never read the engine state.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from . import actions as A
 from . import game as G
 from .case.cards import Card
+from .public_record import PastTurn, view_records
 
 BID_STATUS = ("pending", "accepted", "declined")
 
@@ -89,6 +91,10 @@ class GuestsView:
     pending_accusation: PendingAccusation | None
     result: str | None
     winners: tuple[int, ...]
+    #: per seat (absolute), the public record of its most recent finished turn (``None``: no
+    #: record — no turn yet, or its turn is in progress): asked references and per bid the
+    #: bidder, value, count, accepted and cards paid, never which cards
+    last_turns: tuple[PastTurn | None, ...] = ()
 
     @property
     def is_my_turn(self) -> bool:
@@ -170,4 +176,5 @@ def make_view(state: G.GuestsState, seat: int) -> GuestsView:
         pending_accusation=_pending(state, seat),
         result=state.result,
         winners=tuple(state.winners),
+        last_turns=view_records(state, A.REFERENCES),
     )

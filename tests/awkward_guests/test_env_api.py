@@ -107,13 +107,13 @@ def test_metadata_and_spaces_are_shared_objects_of_one_size():
         .shape
         for n, lv in LEVEL_OF.items()
     }
-    assert sizes == {(1857,)}
+    assert sizes == {(2313,)}
     deduced = awkward_guests_v0.raw_env(cases=_cases("easy"), observation_mode="deduced")
-    assert deduced.observation_space("player_0")["observation"].shape == (1928,)
+    assert deduced.observation_space("player_0")["observation"].shape == (2384,)
     seer = awkward_guests_v0.raw_env(cases=_cases("easy"), seer=True)
-    assert seer.observation_space("player_0")["observation"].shape == (1927,)
+    assert seer.observation_space("player_0")["observation"].shape == (2383,)
     doc = awkward_guests_v0.__doc__
-    assert "1857" in doc and "1928" in doc  # the documented sizes are the real ones
+    assert "2313" in doc and "2384" in doc  # the documented sizes are the real ones
 
 
 def test_observation_layout_covers_the_vector_in_order():

@@ -1,6 +1,11 @@
 """The optimised (incremental, cached) observation encoder equals a plain reference encoding
 written from the layout table of ``parlour.envs.awkward_guests.observation``, for every observer, at
-every step of random games (a second game reuses the encoder's buffers)."""
+every step of random games (a second game reuses the encoder's buffers).
+
+The ``last_turns`` block is checked against :class:`TurnTracker`, a record of every seat's last
+turn kept here independently of the engine's own record: it watches each step's decision and
+action (asks, bids closed, answers, payment steps) and the turn counter, and never reads
+``GuestsState.last_turns``."""
 
 from __future__ import annotations
 
@@ -90,7 +95,53 @@ def reference_notebook(facts: list[dict]) -> np.ndarray:
     return np.concatenate([p.ravel() for p in parts] + [together, apart, alone])
 
 
-def reference(state: G.GuestsState, me: int, layout: dict, mode: str) -> np.ndarray:
+class TurnTracker:
+    """Per seat, the public record of its last finished turn, followed step by step:
+    ``(asked refs, [(bidder, value, count, accepted, cards paid), ...])`` or ``None``; cleared
+    when the seat's next turn starts."""
+
+    def __init__(self, n: int) -> None:
+        self.rec: list[tuple | None] = [None] * n
+
+    def before(self, state: G.GuestsState) -> tuple:
+        d = G.DECISIONS[state.decision]
+        bids = [[b.seat, b.value, b.count, b.status, len(b.payment)] for b in state.bids]
+        sel = state.selected[state.current] if d == "offer" else set()
+        offer = (sum(state.tables.values[c] for c in sel), len(sel))
+        return (
+            d,
+            state.active,
+            state.current,
+            list(state.asked),
+            bids,
+            state.answering,
+            offer,
+            (state.turns_taken),
+        )
+
+    def after(self, snap: tuple, action: int, state: G.GuestsState) -> None:
+        d, active, current, asked, bids, answering, offer, turns = snap
+        if d == "inquiry":
+            asked.append(action - A.REF_0)
+        elif d == "offer" and action == A.NO and offer[1]:
+            bids.append([current, offer[0], offer[1], 0, 0])
+        elif d == "answer":
+            bids[answering][3] = 1 if action == A.YES else 2
+        elif d == "pay":
+            bids[answering][4] += 1
+        if state.turns_taken > turns:  # the turn of ``active`` ended with this step
+            self.rec[active] = (
+                asked,
+                [(s, v, c, st == 1, paid if st == 1 else 0) for s, v, c, st, paid in bids],
+            )
+        # a turn that starts is an inquiry with nothing asked yet
+        if G.DECISIONS[state.decision] == "inquiry" and not state.asked:
+            self.rec[state.active] = None
+
+
+def reference(
+    state: G.GuestsState, me: int, layout: dict, mode: str, turns: TurnTracker
+) -> np.ndarray:
     n = state.num_players
     size = max(s.stop for s in layout.values())
     obs = np.zeros(size, np.float64)
@@ -143,6 +194,23 @@ def reference(state: G.GuestsState, me: int, layout: dict, mode: str) -> np.ndar
         row[12] = k == state.answering and d in ("answer", "pay")
     for r in state.asked:
         b["asked"][r] = 1
+    last = b["last_turns"].reshape(8, 57)
+    for s, rec in enumerate(turns.rec):
+        if rec is None:
+            continue
+        row = last[(s - me) % n]
+        row[0] = 1
+        for r in rec[0]:
+            row[1 + r] = 1
+        for bidder, value, count, accepted, paid in rec[1]:
+            j = 1 if bidder < 0 else (bidder - me) % n
+            row[17 + 5 * j : 17 + 5 * j + 5] = [
+                1,
+                min(value / 30, 1),
+                count / 32,
+                accepted,
+                paid / 32,
+            ]
     num = state.tables.num_cards
     b["piles"][:] = [
         len(state.deck) / num,
@@ -199,12 +267,13 @@ def test_encoder_matches_reference_for_every_observer(n, level, mode, seed):
     rng = np.random.default_rng(seed)
     for game in range(2):
         env.reset(seed=seed + game)
+        turns = TurnTracker(n)
         steps = 0
         while env.agents and steps < 90:
             for agent in rng.permutation(env.possible_agents):
                 seat = env.agent_name_mapping[agent]
                 got = env.observe(agent)["observation"]
-                want = reference(env.game, seat, env.observation_layout, mode)
+                want = reference(env.game, seat, env.observation_layout, mode, turns)
                 np.testing.assert_allclose(got, want, atol=1e-6)
             agent = env.agent_selection
             if env.terminations[agent] or env.truncations[agent]:
@@ -214,5 +283,7 @@ def test_encoder_matches_reference_for_every_observer(n, level, mode, seed):
             a = int(rng.choice(np.flatnonzero(mask)))
             if env.game.decision == G.D_SOLUTION and rng.random() < 0.7:
                 a = A.NO
+            snap = turns.before(env.game)
             env.step(a)
+            turns.after(snap, a, env.game)
             steps += 1

@@ -38,8 +38,8 @@ def test_env_checker_through_gymnasium_make_checks_the_render_modes():
 def test_registered_with_gymnasium_and_masks_reachable_through_wrappers():
     env = gymnasium.make("parlour/AwkwardGuestsSolo-v0", level="medium", cases=_cases("medium"))
     obs, info = env.reset(seed=0)
-    assert env.observation_space.shape == (1857,) and env.action_space.n == 95
-    assert obs.shape == (1857,) and obs.dtype == np.float32
+    assert env.observation_space.shape == (2313,) and env.action_space.n == 95
+    assert obs.shape == (2313,) and obs.dtype == np.float32
     masks = env.get_wrapper_attr("action_masks")()
     assert masks.dtype == bool and masks.shape == (95,)
     assert (masks == env.unwrapped.action_masks()).all()

@@ -136,8 +136,8 @@ def test_registry_entry():
     assert spec.baselines == spec.eval_baselines == ("random", "guests.deducer")
     env = make_raw_env("guests", 4, level="medium", observation_mode="deduced")
     assert env.possible_agents == [f"player_{i}" for i in range(4)]
-    assert env.observation_space("player_0")["observation"].shape == (1928,)
-    assert make_raw_env("guests", 1).observation_space("player_0")["observation"].shape == (1857,)
+    assert env.observation_space("player_0")["observation"].shape == (2384,)
+    assert make_raw_env("guests", 1).observation_space("player_0")["observation"].shape == (2313,)
     with pytest.raises(ValueError, match="players for guests must be in 1..8"):
         make_raw_env("guests", 9)
 
@@ -393,10 +393,10 @@ def test_guests_features_are_the_deduction_per_action():
     from parlour.train.games.guests import PRIOR_SCALE, GuestsFeatures
 
     plain = GuestsFeatures(SingleSeatEnv("guests", 2).observation_space)
-    assert not plain.deduced and plain.features_dim == 1857 + 256
+    assert not plain.deduced and plain.features_dim == 2313 + 256
     env = SingleSeatEnv("guests", 1, {"level": "medium", "observation_mode": "deduced"})
     feats = GuestsFeatures(env.observation_space)
-    assert feats.deduced and feats.features_dim == 1928 + 97 + 256
+    assert feats.deduced and feats.features_dim == 2384 + 97 + 256
     blocks = {
         G.D_MURDERER: ("deduced_murderers", A.SUSPECT_0),
         G.D_MOTIVE: ("deduced_motives", A.MOTIVE_0),
@@ -410,8 +410,8 @@ def test_guests_features_are_the_deduction_per_action():
         obs, _ = env.reset(seed=seed)
         while True:
             out = feats(torch.as_tensor(obs)[None])[0].detach().numpy()
-            np.testing.assert_array_equal(out[:1928], obs)
-            allowed, solution = out[1928 : 1928 + 95], out[1928 + 95 : 1928 + 97]
+            np.testing.assert_array_equal(out[:2384], obs)
+            allowed, solution = out[2384 : 2384 + 95], out[2384 + 95 : 2384 + 97]
             d = env.aec.game.decision
             expected = np.zeros(95, np.float32)
             if d in blocks:
@@ -502,7 +502,7 @@ def test_tiny_guests_training_run(tmp_path, players, baselines, snapshot_every):
     from parlour.agents.factory import make_agent
 
     model = MaskablePPO.load(run / "model.zip", device="cpu")
-    assert model.observation_space.shape == (1928,)
+    assert model.observation_space.shape == (2384,)
     assert type(model.policy.features_extractor).__name__ == "GuestsFeatures"
     assert type(model.policy.action_net).__name__ == "PriorHead"
     env = SingleSeatEnv("guests", players, {"observation_mode": "deduced"}, ["random"])

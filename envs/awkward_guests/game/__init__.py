@@ -57,6 +57,9 @@ Rulings (decided here where §5 leaves room)
   so it has at most ``value`` cards). After ``YES`` the active player picks ``CARD``\\ s
   until the bid is covered. When every bid is answered, all accepted trades happen at once.
   If nobody made a bid, the active player draws 3 (2 with 1–2 players, see below).
+* **Public record.** What a turn did openly at the table (asked references; per bid: bidder,
+  value, card count, accepted, cards paid — never the cards) is kept in ``last_turns`` until
+  that seat's next turn starts (:mod:`parlour.envs.awkward_guests.public_record`).
 * **Notebooks.** Every card a player holds, receives, draws or is shown is noted in their
   notebook (``seen``; ``seen_log`` keeps the order) and is never forgotten. Each player also
   knows which other players have seen a card when they watched it happen (``known``): the

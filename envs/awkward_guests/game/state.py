@@ -20,6 +20,7 @@ import numpy as np
 from parlour.envs._checks import is_int
 
 from .. import actions as A
+from .. import public_record  # public record: the last turn of every seat
 from ..case.case import Case
 from .accusation import AccusationMixin
 from .exchange import Bid, ExchangeMixin
@@ -107,6 +108,8 @@ class GuestsState(ExchangeMixin, AccusationMixin):
     #: per seat, bumped whenever that seat's hand, selection or ``known`` row changes
     #: (observers use it to cache the hand encoding)
     hand_version: list[int] = field(default_factory=list)
+    #: public record: per seat, its most recent finished turn (immutable; see public_record)
+    last_turns: tuple[public_record.TurnRecord | None, ...] = ()
 
     # -- copying ------------------------------------------------------------------------
 
@@ -138,6 +141,7 @@ class GuestsState(ExchangeMixin, AccusationMixin):
         new.newly_out = list(self.newly_out)
         new.accusation_log = list(self.accusation_log)  # (tuples are immutable)
         new.hand_version = list(self.hand_version)
+        new.last_turns = self.last_turns  # public record: immutable, so copies share it
         return new
 
     def __deepcopy__(self, memo: dict) -> GuestsState:
@@ -333,8 +337,10 @@ class GuestsState(ExchangeMixin, AccusationMixin):
         self.bids = []
         self.answering = -1
         self.decision = D_INQUIRY
+        public_record.on_turn_start(self)  # public record: clear the new active seat's record
 
     def _end_turn(self) -> None:
+        public_record.on_turn_end(self)  # public record: the turn (asks, bids, trades) is over
         self.turns_taken += 1
         self.bids = []
         self.answering = -1
