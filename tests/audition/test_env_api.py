@@ -41,7 +41,7 @@ def test_raw_env_api_test():
     api_test(audition_v0.raw_env(num_players=5, action_cards=2), num_cycles=300)
 
 
-def test_metadata_and_spaces_are_shared_objects():
+def test_metadata_and_one_space_object_per_agent():
     env = audition_v0.env(num_players=4)
     raw = env.unwrapped
     assert raw.metadata == {
@@ -50,11 +50,25 @@ def test_metadata_and_spaces_are_shared_objects():
         "is_parallelizable": False,
         "render_fps": 1,
     }
+    assert str(env) == str(raw) == "audition_v0"
     assert env.possible_agents == ["player_0", "player_1", "player_2", "player_3"]
-    spaces_ = {id(env.observation_space(a)) for a in env.possible_agents}
-    assert len(spaces_) == 1 and env.observation_space("player_0") is env.observation_space(
-        "player_0"
-    )
+    # PettingZoo's convention: a separate (equal) space object per agent, the same one each call
+    for get in (env.observation_space, env.action_space):
+        spaces_ = [get(a) for a in env.possible_agents]
+        assert len({id(sp) for sp in spaces_}) == 4 and all(sp == spaces_[0] for sp in spaces_)
+        assert all(get(a) is sp for a, sp in zip(env.possible_agents, spaces_, strict=True))
+        with pytest.raises(KeyError):
+            get("nobody")
+        with pytest.raises(KeyError):
+            get("player_4")
+    assert raw.observation_spaces["player_2"] is env.observation_space("player_2")
+    assert raw.action_spaces["player_2"] is env.action_space("player_2")
+    p0, p1 = env.action_space("player_0"), env.action_space("player_1")
+    p0.seed(1)  # seeding (and sampling) one agent's space leaves the others alone
+    p1.seed(2)
+    interleaved = [(p0.sample(), p1.sample()) for _ in range(20)]
+    p0.seed(1)
+    assert [p0.sample() for _ in range(20)] == [a for a, _ in interleaved]
     assert env.action_space("player_1").n == 27
     # one size for every player count
     sizes = {

@@ -73,7 +73,7 @@ def test_raw_env_api_test():
     api_test(awkward_guests_v0.raw_env(num_players=5, cases=_cases("easy")), num_cycles=60)
 
 
-def test_metadata_and_spaces_are_shared_objects_of_one_size():
+def test_metadata_and_one_space_object_per_agent_of_one_size():
     env = awkward_guests_v0.env(num_players=4, cases=_cases("easy"))
     assert env.unwrapped.metadata == {
         "name": "awkward_guests_v0",
@@ -81,8 +81,15 @@ def test_metadata_and_spaces_are_shared_objects_of_one_size():
         "is_parallelizable": False,
         "render_fps": 1,
     }
+    assert str(env) == str(env.unwrapped) == "awkward_guests_v0"
     assert env.possible_agents == [f"player_{i}" for i in range(4)]
-    assert env.observation_space("player_0") is env.observation_space("player_3")
+    # PettingZoo's convention: a separate (equal) space object per agent, the same one each call
+    for get in (env.observation_space, env.action_space):
+        spaces_ = [get(a) for a in env.possible_agents]
+        assert len({id(sp) for sp in spaces_}) == 4 and all(sp == spaces_[0] for sp in spaces_)
+        assert all(get(a) is sp for a, sp in zip(env.possible_agents, spaces_, strict=True))
+        with pytest.raises(KeyError):
+            get("nobody")
     assert env.action_space("player_1").n == 95
     sizes = {
         awkward_guests_v0.raw_env(num_players=n, level=lv, cases=_cases(lv))

@@ -2000,7 +2000,7 @@ def test_constructor_bad_arguments_raise_value_error_naming_them():
         env.reset(seed=0, options={"case": case, "start": 3})
 
 
-def test_metadata_spaces_once_and_wrapper_chain():
+def test_metadata_spaces_per_agent_and_wrapper_chain():
     from pettingzoo.utils import wrappers
 
     e = awkward_guests_v0.env(num_players=4)
@@ -2016,9 +2016,14 @@ def test_metadata_spaces_once_and_wrapper_chain():
         "render_fps": 1,
     }
     assert u.possible_agents == [f"player_{i}" for i in range(4)]
-    assert u.observation_space("player_0") is u.observation_space("player_3")
+    # one space object per agent (PettingZoo's convention), built once, all equal
+    assert u.observation_space("player_0") is not u.observation_space("player_3")
+    assert u.observation_space("player_0") == u.observation_space("player_3")
     assert u.observation_space("player_1") is u.observation_space("player_1")
-    assert u.action_space("player_0") is u.action_space("player_2")
+    assert u.action_space("player_0") is not u.action_space("player_2")
+    assert u.action_space("player_0") == u.action_space("player_2")
+    with pytest.raises(KeyError):
+        u.action_space("player_4")
     sp = u.observation_space("player_0")
     assert sp["action_mask"].dtype == np.int8 and sp["action_mask"].shape == (NACT,)
     assert sp["observation"].dtype == np.float32
