@@ -90,9 +90,9 @@ class AuditionUI:
     def run_extra(self, command: str, env: Any, agent: str) -> str:  # pragma: no cover
         raise KeyError(command)
 
-    def final(self, env: Any, info: dict) -> str:
-        scores = ", ".join(f"{a}: {p}" for a, p in info["scores"].items())
-        return f"Scores: {scores}\nWinner(s): {', '.join(info['winners'])}"
+    def final(self, env: Any, results: dict) -> str:
+        scores = ", ".join(f"{a}: {p}" for a, p in results["scores"].items())
+        return f"Scores: {scores}\nWinner(s): {', '.join(results['winners'])}"
 
 
 def _cards(counts: tuple[int, ...]) -> str:
@@ -180,13 +180,13 @@ class GuestsUI:
             return notebook_sheet(env.player_view(agent))
         raise KeyError(command)
 
-    def final(self, env: Any, info: dict) -> str:
+    def final(self, env: Any, results: dict) -> str:
         from parlour.envs.awkward_guests.moves import card_line, proof
 
         case = env.game.case  # the game is over: the solution may be shown
         sol = case.solution
         lines = [
-            f"Result: {info.get('result', '-')}; winner(s): {', '.join(info.get('winners', [])) or 'none'}"
+            f"Result: {results['result']}; winner(s): {', '.join(results['winners']) or 'none'}"
         ]
         lines.append(
             f"The solution: {sol.murderer} killed Mr. Walton for '{sol.motive}' with the "
@@ -255,14 +255,12 @@ class Session:
         self.say(f"You play {self.human}. Opponents: ")
         for agent, ag in self.agents.items():
             self.say(f"  {agent}: {getattr(ag, 'spec', type(ag).__name__)}")
-        final_info: dict = {}
         self.snapshot: tuple[str, Any] | None = None  # (choice group, env copy at its start)
         try:
             while self.env.agents:
                 env = self.env
                 agent = env.agent_selection
                 if env.terminations[agent] or env.truncations[agent]:
-                    final_info = env.infos[agent]
                     env.step(None)
                     continue
                 if agent == self.human:
@@ -289,7 +287,7 @@ class Session:
         self.say(env.render())
         self.say()
         self.say("Game over.")
-        self.say(self.ui.final(env, final_info))
+        self.say(self.ui.final(env, env.unwrapped.results()))
         return 0
 
     def ask(self) -> int | None:

@@ -35,9 +35,10 @@ The result (the JSON of ``parlour eval``):
 | ``agents[i].solved`` | Awkward Guests: share of its seat-games it solved (a correct accusation; solo: the solve rate) |
 | ``agents[i].mean_rounds`` | Awkward Guests: mean round of its correct accusations, i.e. rounds to a correct solution (``null``: it never solved) |
 
-The Awkward Guests keys come from the final infos (``rounds``; per agent ``accusations``,
-``wrong_accusations``, ``solved``: :data:`GAME_STATS`, :data:`SEAT_STATS`); a game whose infos
-have none of them (Audition) gets none of these keys.
+Scores, winners and the Awkward Guests keys come from the env's ``results()`` at the end of each
+game (``rounds``; per agent ``accusations``, ``wrong_accusations``, ``solved``:
+:data:`GAME_STATS`, :data:`SEAT_STATS`); a game whose results have none of them (Audition) gets
+none of these keys.
 
 Games run in parallel over ``workers`` processes (default: one per core) with a progress bar;
 ``workers=1`` plays in this process. Results are identical for any worker count.
@@ -102,9 +103,9 @@ class GameRecord:
     seat_stats: list[dict[str, float]] = field(default_factory=list)
 
 
-#: game-level numbers of a final info, averaged over the games as ``mean_<key>``
+#: game-level numbers of the final ``results()``, averaged over the games as ``mean_<key>``
 GAME_STATS: tuple[str, ...] = ("rounds",)
-#: per-agent dictionaries of a final info (``{agent: number or bool}``), summed per kind
+#: per-agent dictionaries of the final ``results()`` (``{agent: number or bool}``), summed per kind
 SEAT_STATS: tuple[str, ...] = ("accusations", "wrong_accusations", "solved")
 
 
@@ -142,16 +143,15 @@ def _play(job: tuple[int, tuple[int, ...]]) -> GameRecord:
         seat_agents[names[s]] = agent
     length = 0
     rewards = dict.fromkeys(names, 0.0)
-    final_info: dict[str, Any] = {}
     for name in env.agent_iter():
-        obs, reward, term, trunc, info = env.last()
+        obs, reward, term, trunc, _ = env.last()
         rewards[name] += reward
         if term or trunc:
-            final_info = info or final_info
             env.step(None)
             continue
         env.step(seat_agents[name].act(obs, env.player_view(name)))
         length += 1
+    final_info = env.unwrapped.results()
     score_map = final_info.get("scores", {})
     winners = [names.index(w) for w in final_info.get("winners", [])]
     extras = {k: float(final_info[k]) for k in GAME_STATS if k in final_info}

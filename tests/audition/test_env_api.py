@@ -123,7 +123,7 @@ def test_observation_contents_are_egocentric_and_in_range():
     assert slots[0, 0] == 1.0 and slots[:3, 7].tolist() == [1.0, 1.0, 1.0]
 
 
-def test_masks_zero_for_others_and_rewards_zero_sum_with_final_infos():
+def test_masks_zero_for_others_and_rewards_zero_sum_with_results():
     env = audition_v0.env(num_players=4, action_cards=4)
     env.reset(seed=3)
     rng = np.random.default_rng(0)
@@ -131,12 +131,18 @@ def test_masks_zero_for_others_and_rewards_zero_sum_with_final_infos():
     for agent in env.agent_iter():
         obs, rew, term, trunc, info = env.last()
         total[agent] += rew
-        assert "phase" in info
+        assert info == {}  # infos carry nothing: results() has the outcome
+        results = env.unwrapped.results()
+        assert results["over"] == (results["phase"] == "over") == term
         if term or trunc:
-            assert set(info["scores"]) == set(env.possible_agents)
-            assert info["winners"] and set(info["winners"]) <= set(env.possible_agents)
+            assert set(results["scores"]) == set(env.possible_agents)
+            assert results["winners"] and set(results["winners"]) <= set(env.possible_agents)
+            assert results["returns"] == pytest.approx(
+                dict(zip(env.possible_agents, env.unwrapped.game.returns(), strict=True))
+            )
             env.step(None)
             continue
+        assert results["winners"] == [] and set(results["returns"].values()) == {0.0}
         for other in env.possible_agents:
             if other != agent:
                 assert not env.unwrapped.observe(other)["action_mask"].any()
@@ -159,7 +165,8 @@ def test_score_reward_mode_pays_points_minus_mean():
     assert [env.rewards[f"player_{i}"] for i in range(3)] == pytest.approx(
         [(s - mean) / 10 for s in scores]
     )
-    assert env.infos["player_0"]["scores"] == {f"player_{i}": scores[i] for i in range(3)}
+    assert env.results()["scores"] == {f"player_{i}": scores[i] for i in range(3)}
+    assert env.results()["returns"] == {f"player_{i}": env.rewards[f"player_{i}"] for i in range(3)}
 
 
 def test_render_ansi_shows_the_public_table_only():
@@ -192,6 +199,7 @@ def test_pickle_and_deepcopy_of_env_mid_game_continue_identically():
             assert not all(c.terminations.values())
             c.step(a)
         assert c.rewards == env.rewards and c.infos == env.infos
+        assert c.results() == env.results()
         for agent in env.possible_agents:
             np.testing.assert_array_equal(
                 c.observe(agent)["observation"], env.observe(agent)["observation"]

@@ -135,7 +135,7 @@ class G:
         return set(np.flatnonzero(self.mask(self.cur)).tolist())
 
     def phase(self) -> str:
-        return self.env.infos[self.env.agent_selection]["phase"]
+        return self.env.results()["phase"]
 
     def block(self, p: int, name: str) -> np.ndarray:
         return self.obs(p)[self.L[name]]
@@ -463,7 +463,7 @@ def test_final_phase_all_players_when_nobody_took_variant2():
     assert g.done
     # the musicians left on slot 1 are not scored; take none changed nothing
     assert g.coll(emptier) == before[emptier]
-    scores = g.env.infos["player_0"]["scores"]
+    scores = g.env.results()["scores"]
     for p in range(2):
         assert scores[f"player_{p}"] == points_of(g.coll(p))[0]
 
@@ -530,7 +530,7 @@ def test_round_that_ends_with_empty_deck_ends_the_game():
     assert g.deck_size() == 0 and g.phase() == "take_now" and g.cur == s
     g.take(0)
     assert g.done
-    assert g.env.infos["player_0"]["phase"] == "over"
+    assert g.env.results()["phase"] == "over"
 
 
 def test_draw_one_empties_deck_final_starts_after_taker():
@@ -851,6 +851,7 @@ def test_deck_order_and_drawn_card_do_not_leak_to_others():
             assert ga.view(p) == gb.view(p)
         assert ga.env.render() == gb.env.render()
         assert ga.env.infos == gb.env.infos
+        assert ga.env.results() == gb.env.results()
     # the card at position i has just been drawn and is not yet placed
     assert ga.phase() == "place"
     drawer = ga.cur
@@ -862,6 +863,7 @@ def test_deck_order_and_drawn_card_do_not_leak_to_others():
             assert ga.view(p).drawn == 0
     assert ga.env.render() == gb.env.render()
     assert ga.env.infos == gb.env.infos
+    assert ga.env.results() == gb.env.results()
 
 
 def test_drawer_unseen_excludes_own_drawn_card_others_do_not():
@@ -951,8 +953,8 @@ def _finish_with(g: G, colls: dict[int, dict[int, int]]):
 def test_winners_tiebreak_and_zero_sum_reward_formula(n, colls, winners):
     g = G(n=n, start=0)
     _finish_with(g, colls)
-    info = g.env.infos["player_0"]
-    assert info["phase"] == "over"
+    info = g.env.results()
+    assert info["phase"] == "over" and info["over"]
     assert info["winners"] == [f"player_{p}" for p in winners]
     exp_scores = {
         f"player_{p}": points_of([colls.get(p, {}).get(v, 0) for v in range(14)])[0]
@@ -960,9 +962,9 @@ def test_winners_tiebreak_and_zero_sum_reward_formula(n, colls, winners):
     }
     assert info["scores"] == exp_scores
     for a in g.env.possible_agents:
-        assert g.env.infos[a]["scores"] == exp_scores
-        assert g.env.infos[a]["winners"] == info["winners"]
+        assert g.env.infos[a] == {}
     rewards = spec_win_reward(n, winners)
+    assert info["returns"] == pytest.approx({f"player_{p}": rewards[p] for p in range(n)})
     for p in range(n):
         assert g.env._cumulative_rewards[f"player_{p}"] == pytest.approx(rewards[p])
     assert sum(g.env._cumulative_rewards.values()) == pytest.approx(0.0, abs=1e-9)
@@ -988,17 +990,19 @@ def test_score_reward_mode():
         assert g.env._cumulative_rewards[f"player_{p}"] == pytest.approx((pts[p] - mean) / 10)
 
 
-def test_infos_carry_phase_during_the_game_and_results_only_at_the_end():
+def test_infos_are_empty_and_results_carry_the_phase_and_winners_only_at_the_end():
     g = G(n=2, action_cards=["take_now"], start=0)
     g.step(DRAW)
-    assert all(g.env.infos[a]["phase"] == "place" for a in g.env.agents)
+    assert all(g.env.infos[a] == {} for a in g.env.agents)
+    assert g.env.results()["phase"] == "place"
     g.step(PLACE(0))
-    assert all(g.env.infos[a]["phase"] == "take_now" for a in g.env.agents)
-    assert all(
-        "scores" not in g.env.infos[a] and "winners" not in g.env.infos[a] for a in g.env.agents
-    )
+    assert all(g.env.infos[a] == {} for a in g.env.agents)
+    res = g.env.results()
+    assert res["phase"] == "take_now" and not res["over"] and res["winners"] == []
+    assert res["returns"] == {"player_0": 0.0, "player_1": 0.0}
+    assert res["scores"] == {"player_0": 0, "player_1": 0}  # current points: nothing scores yet
     g.pass_()
-    assert all(g.env.infos[a]["phase"] == "turn" for a in g.env.agents)
+    assert g.env.results()["phase"] == "turn"
 
 
 # ============================================================================ reference model
@@ -1253,7 +1257,7 @@ def test_random_games_match_reference_model(n, action_cards, uncertain):
         while ref.phase != "over":
             agent = f"player_{ref.cur}"
             assert env.agent_selection == agent
-            assert env.infos[agent]["phase"] == ref.phase
+            assert env.infos[agent] == {} and env.results()["phase"] == ref.phase
             legal = ref.legal()
             assert legal, "the acting agent always has a legal move"
             for p in range(n):
@@ -1281,12 +1285,15 @@ def test_random_games_match_reference_model(n, action_cards, uncertain):
         assert all(env.terminations.values())
         win = ref.winners()
         exp = spec_win_reward(n, win)
+        results = env.results()
+        assert results["winners"] == [f"player_{q}" for q in win]
+        assert results["scores"] == {f"player_{q}": ref.points()[q][0] for q in range(n)}
+        assert results["phase"] == "over" and results["over"]
         for p in range(n):
             a = f"player_{p}"
             assert env._cumulative_rewards[a] == pytest.approx(exp[p])
-            assert env.infos[a]["winners"] == [f"player_{q}" for q in win]
-            assert env.infos[a]["scores"] == {f"player_{q}": ref.points()[q][0] for q in range(n)}
-            assert env.infos[a]["phase"] == "over"
+            assert results["returns"][a] == pytest.approx(exp[p])
+            assert env.infos[a] == {}
         # card conservation: every card is somewhere
         total = sum(map(sum, ref.coll)) + sum(ref.discard) + sum(len(s) for s in ref.slots)
         assert total + len(ref.deck) + len(ref.removed) == DECK_SIZE[n]
