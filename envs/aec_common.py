@@ -1,7 +1,8 @@
 """What the AEC adapters of every parlour game share: seats, spaces, the reset generator.
 
 :class:`TableGameAEC` is a mixin for a turn-based table game's ``raw_env``: it sets up the agent
-names, the (shared, built-once) masked observation and action spaces and the seat lookup, and
+names, one masked observation space and one action space per agent (PettingZoo's convention:
+seeding one agent's space leaves the others alone; an unknown agent is a ``KeyError``) and the seat lookup, and
 gives ``reset`` its generator rule (a new ``np.random.Generator`` from ``seed`` when one is
 given, else the previous one continues, as gymnasium does), and implements ``render`` (``"ansi"``
 returns the game's public-table text from ``_table_text()``, ``"human"`` prints it,
@@ -21,23 +22,26 @@ class TableGameAEC:
     def _setup_table(self, num_players: int, observation_size: int, num_actions: int) -> None:
         self.possible_agents = [f"player_{i}" for i in range(num_players)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        self._observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(0.0, 1.0, (observation_size,), np.float32),
-                "action_mask": spaces.Box(0, 1, (num_actions,), np.int8),
-            }
-        )
-        self._action_space = spaces.Discrete(num_actions)
-        self.observation_spaces = {a: self._observation_space for a in self.possible_agents}
-        self.action_spaces = {a: self._action_space for a in self.possible_agents}
+        self.observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(0.0, 1.0, (observation_size,), np.float32),
+                    "action_mask": spaces.Box(0, 1, (num_actions,), np.int8),
+                }
+            )
+            for agent in self.possible_agents
+        }
+        self.action_spaces = {agent: spaces.Discrete(num_actions) for agent in self.possible_agents}
         self._np_random: np.random.Generator | None = None
         self.agents: list[str] = []
 
     def observation_space(self, agent: str) -> spaces.Space:
-        return self._observation_space
+        """The agent's own space (a separate object per agent); ``KeyError`` for an unknown one."""
+        return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space:
-        return self._action_space
+        """The agent's own space (a separate object per agent); ``KeyError`` for an unknown one."""
+        return self.action_spaces[agent]
 
     def render(self) -> str | np.ndarray | None:
         if self.render_mode is None:

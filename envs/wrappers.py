@@ -20,8 +20,9 @@ with subclasses of those three classes that behave identically and only remove o
   statements executed (checks, warnings, errors, ``TerminateIllegalWrapper``'s remembered
   observation / info / mask and its illegal-move ending) are PettingZoo's, in the same order.
 
-Everything else (illegal-move handling, order enforcement, warnings, ``unwrapped``) is the
-inherited PettingZoo code. ``isinstance`` checks against the PettingZoo classes still hold.
+``str(env)`` is the env's name (``audition_v0``), as for PettingZoo's own chain. Everything else
+(illegal-move handling, order enforcement, warnings, ``unwrapped``) is the inherited PettingZoo
+code. ``isinstance`` checks against the PettingZoo classes still hold.
 ``tests/test_wrappers.py`` runs the same games through both chains and compares them.
 """
 
@@ -173,6 +174,11 @@ class FastOrderEnforcingWrapper(_FastForwarding, wrappers.OrderEnforcingWrapper)
     def __init__(self, env: AECEnv) -> None:
         super().__init__(env)
         self._init_raw()
+
+    def __str__(self) -> str:
+        # PettingZoo's OrderEnforcingWrapper.__str__ gives the bare env name ("audition_v0")
+        # only when its class is exactly OrderEnforcingWrapper; this subclass stands in for it
+        return str(self.env) if hasattr(self, "metadata") else repr(self)
 
     def observe(self, agent: Any) -> Any:
         if not self._has_reset:

@@ -113,8 +113,9 @@ class PlayUI:
         """The text an extra command shows."""
         raise KeyError(command)
 
-    def final(self, env: Any, info: dict[str, Any]) -> str:
-        """The end of the game: scores, winners, what was hidden."""
+    def final(self, env: Any, results: dict[str, Any]) -> str:
+        """The end of the game (``results`` is the env's ``results()``): scores, winners, what
+        was hidden."""
         raise NotImplementedError
 
 
@@ -191,14 +192,12 @@ class Session:
         self.say(f"You play {self.human}. Opponents: ")
         for agent, ag in self.agents.items():
             self.say(f"  {agent}: {describe(ag)}")
-        final_info: dict = {}
         self.snapshot: tuple[str, Any] | None = None  # (choice group, env copy at its start)
         try:
             while self.env.agents:
                 env = self.env
                 agent = env.agent_selection
                 if env.terminations[agent] or env.truncations[agent]:
-                    final_info = env.infos[agent]
                     env.step(None)
                     continue
                 if agent == self.human:
@@ -225,7 +224,7 @@ class Session:
         self.say(env.render())
         self.say()
         self.say("Game over.")
-        self.say(self.ui.final(env, final_info))
+        self.say(self.ui.final(env, env.unwrapped.results()))
         return 0
 
     def ask(self) -> int | None:

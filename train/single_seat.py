@@ -15,7 +15,7 @@ This is what SB3's ``MaskablePPO`` trains on. Per episode (``reset``):
 | reward | the learner's AEC reward since its previous step (``env.last()``); in our games the final zero-sum reward, paid on the learner's **last** step — also when the game ends on an opponent's move, and also for a losing seat; plus the game's training-only reward shaping, if a wrapper option turns it on (``GameSpec.shaping``; Awkward Guests' ``accusation_shaping``, ``solution_shaping``) |
 | ``terminated`` | the learner's game is over: it won, lost, drew, was knocked out, or the game hit its own round limit |
 | ``truncated`` | always ``False`` (see below) |
-| final ``info`` | ``seat``, ``scores``, ``winners``, ``opponents`` (specs per seat), ``is_success``, ``round_limit`` (the game ended at its round limit: the AEC truncation) |
+| final ``info`` | ``seat``, ``scores``, ``winners`` (from the AEC env's ``results()`` when the learner's episode ends), ``opponents`` (specs per seat), ``is_success``, ``round_limit`` (the game ended at its round limit: the AEC truncation); games with knock-outs (``results()["out"]``, Awkward Guests) also ``out`` (the learner was knocked out) |
 
 It works for every player count (1 = solo: no opponents at all, the learner is seat 0) and
 every game of :mod:`parlour.train.games` (``game``: a :class:`~parlour.train.games.GameSpec`, or
@@ -23,9 +23,11 @@ a name resolved once here). It steps the *raw* AEC env, so an illegal learner ac
 raises ``ValueError`` instead of ending the game.
 
 **Players who are out.** In Awkward Guests a wrong accusation knocks a player out while the
-game goes on; the AEC env terminates that agent and removes it after its ``step(None)``. A
-knocked-out learner's episode ends right there, on the step that paid its (final) reward;
-knocked-out opponents are stepped with ``None`` and never asked again.
+game goes on; the AEC env keeps that agent (never selected again) and pays its final reward
+when the game ends. A knocked-out learner's episode ends at once all the same: on the first
+step after which ``results()["out"][learner]`` holds (read cheaply from the engine's ``out``
+flags), with its final reward from ``results()["returns"]`` (less what it was paid before);
+the rest of the game is not played. Knocked-out opponents are never asked again.
 
 **Round limits are terminations.** A game's round limit (Awkward Guests' ``max_rounds``) is a
 rule of the game with a final reward, and the round is part of the observation, so the episode
@@ -77,6 +79,7 @@ class SingleSeatEnv(gym.Env):
         self.learner: str = first
         self.opponent_specs: dict[str, str] = {}
         self._mask = np.zeros(self.action_space.n, bool)
+        self._paid = 0.0
         self._done = True
 
     # -- gymnasium API ----------------------------------------------------------------------
@@ -95,6 +98,7 @@ class SingleSeatEnv(gym.Env):
             self.aec.reset(seed=int(rng.integers(2**62)), options=options)
             self.opponent_specs = {}
             self._opponents = {}
+            self._paid = 0.0  # AEC reward handed to the learner so far in this game
             for a in agents:
                 if a == self.learner:
                     continue
@@ -128,8 +132,8 @@ class SingleSeatEnv(gym.Env):
             seat = self.aec.possible_agents.index(self.learner)
             info["seat"] = seat
             info["opponents"] = dict(self.opponent_specs)
-            winners = info.get("winners", [])
-            info["is_success"] = self.learner in winners
+            info.update(self._final_results())
+            info["is_success"] = self.learner in info["winners"]
             info["round_limit"] = bool(trunc)
         return obs["observation"], float(reward), done, False, info
 
@@ -143,10 +147,31 @@ class SingleSeatEnv(gym.Env):
 
     # -- internals ----------------------------------------------------------------------------
 
+    def _final_results(self) -> dict[str, Any]:
+        """``scores``, ``winners`` (and ``out``, where the game has knock-outs) of the final ``results()``."""
+        results = self.aec.results()
+        final = {"scores": results.get("scores", {}), "winners": results["winners"]}
+        if "out" in results:
+            final["out"] = bool(results["out"][self.learner])
+        return final
+
+    def _knocked_out(self) -> bool:
+        """The learner is out of a game that goes on without it (``results()["out"]``, read
+        from the engine's per-seat ``out`` flags: this runs after every step)."""
+        out = getattr(self.aec.game, "out", None)
+        if out is None or not out[self.aec.agent_name_mapping[self.learner]]:
+            return False
+        return not (self.aec.terminations[self.learner] or self.aec.truncations[self.learner])
+
     def _advance(self) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         """Let opponents act until the learner must act or its game is over."""
         aec = self.aec
         while aec.agents:
+            if self._knocked_out():  # its final reward is known now: the episode ends here
+                self._mask[:] = False
+                reward = aec.results()["returns"][self.learner] - self._paid
+                self._paid += reward
+                return aec.observe(self.learner), reward, True, False, {}
             agent = aec.agent_selection
             obs, reward, term, trunc, info = aec.last()
             if agent == self.learner:
@@ -154,6 +179,7 @@ class SingleSeatEnv(gym.Env):
                     self._mask[:] = False
                 else:
                     self._mask[:] = obs["action_mask"].astype(bool)
+                self._paid += reward
                 return obs, reward, term, trunc, info
             if term or trunc:
                 aec.step(None)

@@ -31,7 +31,7 @@ The result (the JSON of ``parlour eval``):
 | ``mean_<key>`` | per ``key`` of the game's ``stats.game_keys``: its mean over the games (Awkward Guests: ``mean_rounds``) |
 | the game's own keys | from its :class:`~parlour.train.games.Statistics`: per kind (``agent_stats``) and per tournament (``tournament_stats``); e.g. Awkward Guests' ``solved``, ``mean_rounds``, ``wrong_accusations``, ``accusations`` (:mod:`parlour.train.games.guests`) |
 
-The game's statistics come from each game's final info: ``stats.game_keys`` (numbers, in
+The game's statistics come from the env's ``results()`` at the end of each game: ``stats.game_keys`` (numbers, in
 :attr:`GameRecord.extras`) and ``stats.seat_keys`` (per-agent numbers, in
 :attr:`GameRecord.seat_stats`); a game without statistics (Audition) gets none of these keys.
 
@@ -95,9 +95,9 @@ class GameRecord:
     scores: list[float | None]
     winners: list[int]
     length: int
-    #: per game, the final info's numbers of the game's ``stats.game_keys`` (e.g. "rounds")
+    #: per game, the final ``results()``' numbers of the game's ``stats.game_keys`` (e.g. "rounds")
     extras: dict[str, float] = field(default_factory=dict)
-    #: per seat, the final info's numbers of the game's ``stats.seat_keys`` (empty list when
+    #: per seat, the final ``results()``' numbers of the game's ``stats.seat_keys`` (empty list when
     #: the game reports none), e.g. Awkward Guests' accusations, wrong accusations, solved
     seat_stats: list[dict[str, float]] = field(default_factory=list)
 
@@ -136,16 +136,15 @@ def _play(job: tuple[int, tuple[int, ...]]) -> GameRecord:
         seat_agents[names[s]] = agent
     length = 0
     rewards = dict.fromkeys(names, 0.0)
-    final_info: dict[str, Any] = {}
     for name in env.agent_iter():
-        obs, reward, term, trunc, info = env.last()
+        obs, reward, term, trunc, _ = env.last()
         rewards[name] += reward
         if term or trunc:
-            final_info = info or final_info
             env.step(None)
             continue
         env.step(seat_agents[name].act(obs, env.player_view(name)))
         length += 1
+    final_info = env.unwrapped.results()
     score_map = final_info.get("scores", {})
     winners = [names.index(w) for w in final_info.get("winners", [])]
     extras = {k: float(final_info[k]) for k in stats.game_keys if k in final_info}

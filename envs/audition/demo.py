@@ -39,11 +39,9 @@ def run(args: argparse.Namespace) -> int:
     if not args.quiet:
         print(env.render())
     moves = 0
-    final: dict = {}
     for agent in env.agent_iter():
-        obs, _, term, trunc, info = env.last()
+        obs, _, term, trunc, _ = env.last()
         if term or trunc:
-            final = info
             env.step(None)
             continue
         action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
@@ -52,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
         if not args.quiet:
             print(f"\n{agent}: {R.action_name(action)}")
             print(env.render())
+    final = env.unwrapped.results()
     print(
         f"\nGame over after {moves} moves. Scores: {final['scores']}. Winners: {final['winners']}"
     )

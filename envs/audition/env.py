@@ -78,10 +78,26 @@ Rewards
 
 Paid once, when the game ends (``terminations`` all ``True``). ``"win"``: with winners ``W``,
 ``r_i = (n/(n−1))·[i∈W]/|W| − 1/(n−1)`` (sums to 0). ``"score"``: ``(points_i − mean)/10``.
-``infos[agent]`` has ``phase`` always, and ``scores`` (agent → points) and ``winners`` (list of
-agents) once the game is over. Illegal actions: ``env()`` wraps the game in PettingZoo's
+Illegal actions: ``env()`` wraps the game in PettingZoo's
 ``TerminateIllegalWrapper`` (the offender gets −1, the game ends); ``raw_env().step`` raises
 :class:`~parlour.envs.audition.rules.IllegalActionError` and leaves the state unchanged.
+
+Infos and results
+-----------------
+
+``infos[agent]`` is ``{}`` for every agent at every step, the end included (a fresh dict each
+step), so that libraries which batch infos (Tianshou, TorchRL, SuperSuit) can. The outcome is
+read from ``env.unwrapped.results()``, a new ``dict`` on every call, valid at any moment:
+
+| key | value |
+|---|---|
+| ``phase`` | the phase (``turn``, ``place``, ``take_now``, ``pass_left``, ``discard_one``, ``discard_own``, ``final``, ``over``) |
+| ``over`` | ``True`` once the game has ended |
+| ``scores`` | ``{agent: points}`` (current points while the game runs, final points at the end) |
+| ``winners`` | list of agents (``[]`` while the game runs; at the end the sole or shared winners) |
+| ``returns`` | ``{agent: total reward of the game}`` (``0.0`` while it runs; at the end what ``rewards`` paid) |
+
+Everything in it is public.
 
 Rules and rulings: :mod:`parlour.envs.audition.rules`.
 
@@ -91,6 +107,11 @@ Version history
 * v0: first release.
 * v0 (pictures): ``render_mode="rgb_array"`` added (no change to observations, actions, rewards
   or trajectories; ``"ansi"`` and ``"human"`` unchanged).
+* v0 (ecosystem): ``infos[agent]`` is always ``{}``; phase, scores and winners move to
+  ``env.unwrapped.results()`` (see "Infos and results"). Each agent has its own observation and
+  action space object; ``observation_space`` / ``action_space`` of an unknown agent raise
+  ``KeyError``. ``str(env())`` is ``audition_v0``. Observations, actions, rewards and
+  trajectories are unchanged.
 """
 
 from __future__ import annotations
@@ -168,8 +189,7 @@ class raw_env(TableGameAEC, AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        phase = R.PHASES[self.game.phase]
-        self.infos = {a: {"phase": phase} for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.game.current_player]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -189,30 +209,28 @@ class raw_env(TableGameAEC, AECEnv):
         state = self.game
         state.apply(action)  # raises IllegalActionError, state unchanged
         self._cumulative_rewards[agent] = 0.0
-        phase = R.PHASES[state.phase]
+        self.infos = {a: {} for a in self.agents}
         if state.is_terminal:
             returns = state.returns(self.reward_mode)
-            scores = state.scores()
-            winners = [self.possible_agents[p] for p in state.winners()]
             for i, a in enumerate(self.possible_agents):
                 self.rewards[a] = float(returns[i])
                 self.terminations[a] = True
-                self.infos[a] = {
-                    "phase": phase,
-                    "scores": {b: scores[j] for j, b in enumerate(self.possible_agents)},
-                    "winners": list(winners),
-                }
         else:
             agents, rewards = self.agents, self.rewards
             for a in agents:
                 rewards[a] = 0.0
-            self.infos = {a: {"phase": phase} for a in agents}
             self.agent_selection = self.possible_agents[state.current]
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
     # -- extras ---------------------------------------------------------------------------
+
+    def results(self) -> dict[str, Any]:
+        """The game's outcome so far (keys: see "Infos and results" in the module docstring)."""
+        if self.game is None:
+            raise RuntimeError("call reset() before results()")
+        return audition_results(self.game, self.possible_agents, self.reward_mode)
 
     def player_view(self, agent: str) -> AuditionView:
         """What ``agent`` may know, as an immutable structured view (for scripted agents)."""
@@ -225,6 +243,20 @@ class raw_env(TableGameAEC, AECEnv):
         from parlour.envs.audition.picture import draw_table  # Pillow: loaded on first use
 
         return draw_table(self.game, self.possible_agents, seer=self.seer)
+
+
+def audition_results(state: R.AuditionState, agents: list[str], reward_mode: str) -> dict[str, Any]:
+    """``raw_env.results()`` of ``state`` (fresh objects on every call)."""
+    over = state.is_terminal
+    scores = state.scores()
+    returns = state.returns(reward_mode) if over else [0.0] * len(agents)
+    return {
+        "phase": R.PHASES[state.phase],
+        "over": over,
+        "scores": dict(zip(agents, scores, strict=True)),
+        "winners": [agents[p] for p in state.winners()] if over else [],
+        "returns": {a: float(r) for a, r in zip(agents, returns, strict=True)},
+    }
 
 
 def env(**kwargs: Any) -> AECEnv:

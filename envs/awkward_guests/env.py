@@ -91,9 +91,12 @@ information as a structured, read-only :class:`~parlour.envs.awkward_guests.view
 Rewards
 -------
 
-Zero-sum (2+ players). A player whose accusation is wrong is out at once: it gets
-``−1/(n−1)`` and ``terminations[agent] = True`` at that moment (it is removed after its
-``step(None)``); its hand is shown to everybody. Correct accusers of one Solution phase win
+Zero-sum (2+ players), paid when the game ends, to every agent at once. A player whose
+accusation is wrong is out at once (its hand is shown to everybody) and takes no further part:
+it stays in ``env.agents`` with an all-zero mask, is never ``agent_selection`` again and gets
+no reward while the others play on; when the game ends it terminates together with everybody
+(``terminations[agent] = True``, also when the others are truncated at the round limit) and is
+paid its ``−1/(n−1)``. Correct accusers of one Solution phase win
 together: each gets ``n/((n−1)·|W|) − 1/(n−1)``, everyone else ``−1/(n−1)``. The last player
 left wins (+1). A game without a winner — everyone left accused wrongly in the same phase, or
 the round limit (``truncations`` all ``True``) — is a draw among the ``m`` players still in:
@@ -103,23 +106,29 @@ Illegal actions: ``env()`` wraps the game in ``TerminateIllegalWrapper`` (the of
 the game ends); ``raw_env().step`` raises :class:`~parlour.envs.awkward_guests.game.IllegalActionError`
 and leaves the state unchanged.
 
-Infos
------
+Infos and results
+-----------------
 
-| key | when | value |
-|---|---|---|
-| ``phase`` | always | the public phase (``inquiry``, ``offer``, ``exchange``, ``solution``, ``discard``, ``over``) |
-| ``out`` | a player who is out (from the step it went out) | ``True`` |
-| ``scores`` | game over | ``{agent: 1 for a winner, 0 otherwise}`` |
-| ``winners`` | game over | list of agents (empty: draw or round limit) |
-| ``rounds`` | game over | the round the game ended in (1-based) |
-| ``accusations`` | game over | ``{agent: number of accusations it made}`` (0 or 1: a wrong accuser is out, a correct one ends the game) |
-| ``wrong_accusations`` | game over | ``{agent: how many of them were wrong}`` |
-| ``solved`` | game over | ``{agent: it accused correctly}`` |
+``infos[agent]`` is ``{}`` for every agent at every step, the end included (a fresh dict each
+step), so that libraries which batch infos (Tianshou, TorchRL, SuperSuit) can. The outcome is
+read from ``env.unwrapped.results()``, a new ``dict`` on every call, valid at any moment:
 
-The game-over keys are in the final info of every agent still in when the game ends (a player
-who went out earlier keeps its ``{phase, out}`` info). They are public only then: while the
-game runs nobody learns who accused, only who is out.
+| key | value |
+|---|---|
+| ``phase`` | the public phase (``inquiry``, ``offer``, ``exchange``, ``solution``, ``discard``, ``over``) |
+| ``over`` | ``True`` once the game has ended |
+| ``result`` | ``None`` while the game runs, then ``"win"``, ``"draw"``, ``"truncated"`` (round limit) or, solo, ``"loss"`` |
+| ``out`` | ``{agent: it is out}`` (a wrong accusation) |
+| ``scores`` | ``{agent: 1 for a winner, 0 otherwise}`` (all 0 while the game runs) |
+| ``winners`` | list of agents (``[]`` while the game runs, in a draw and at the round limit) |
+| ``returns`` | ``{agent: total reward of the game}``: ``−1/(n−1)`` for a player who is out (final at once, paid at the end), ``0.0`` for the others while the game runs; at the end what ``rewards`` paid |
+| ``rounds`` | the current round (1-based); at the end the round the game ended in |
+| ``accusations`` | ``{agent: accusations it made}`` (0 or 1: a wrong accuser is out, a correct one ends the game) |
+| ``wrong_accusations`` | ``{agent: how many of them were wrong}`` |
+| ``solved`` | ``{agent: it accused correctly}`` |
+
+Everything in it is public at every moment: accusations are counted when their Solution phase
+is resolved, and while the game runs the only resolved ones are the wrong ones, i.e. who is out.
 
 Extras
 ------
@@ -147,6 +156,14 @@ Version history
   record of every player's most recent turn — asked references, bids, accepted trades, cards
   paid), so its size is 2313 (``deduced``: 2384; ``seer`` adds 70), was 1857 (1928);
   ``player_view`` gains ``last_turns``. Actions, rewards and rules are unchanged.
+* v0 (ecosystem): ``infos[agent]`` is always ``{}``; phase, scores, winners, rounds and the
+  accusation statistics move to ``env.unwrapped.results()`` (see "Infos and results"). A
+  player who is out stays in ``env.agents`` (all-zero mask, never selected) and terminates with
+  everybody at the end of the game, where its ``−1/(n−1)`` is paid (before: terminated and paid
+  at once, removed after its ``step(None)``); every player's total reward is unchanged. Each
+  agent has its own observation and action space object; ``observation_space`` /
+  ``action_space`` of an unknown agent raise ``KeyError``. ``str(env())`` is
+  ``awkward_guests_v0``. Observations and actions are unchanged.
 """
 
 from __future__ import annotations
@@ -318,8 +335,7 @@ class raw_env(TableGameAEC, AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        phase = self.game.phase_name
-        self.infos = {a: {"phase": phase} for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.game.current_player]
         self._skip_agent_selection = None
 
@@ -341,44 +357,25 @@ class raw_env(TableGameAEC, AECEnv):
         decider = state.current_player
         state.apply(action)  # raises IllegalActionError, state unchanged
         self._cumulative_rewards[agent] = 0.0
-        for a in self.agents:
-            self.rewards[a] = 0.0
-        phase = state.phase_name
+        self.infos = {a: {} for a in self.agents}
         agents = self.possible_agents
-        for p in state.newly_out:
-            a = agents[p]
-            self.rewards[a] = state.elimination_reward()
-            self.terminations[a] = True
-            self.infos[a] = {"phase": phase, "out": True}
         if state.is_terminal:
+            # everybody's reward of the game, players who went out earlier included (see docs)
             returns = state.returns()
-            scores = state.scores()
-            winners = [agents[p] for p in state.winners]
             truncated = state.truncated
             for a in self.agents:
                 p = self.agent_name_mapping[a]
-                if self.terminations[a] and p not in state.newly_out:
-                    continue  # already out (waiting for its step(None))
                 self.rewards[a] = float(returns[p])
-                if truncated:
+                if truncated and not state.out[p]:
                     self.truncations[a] = True
                 else:
                     self.terminations[a] = True
-                self.infos[a] = {
-                    "phase": phase,
-                    "scores": {b: scores[j] for j, b in enumerate(agents)},
-                    "winners": list(winners),
-                    **final_stats(state, agents),
-                }
-                if p in state.newly_out:
-                    self.infos[a]["out"] = True
         else:
             for a in self.agents:
-                if not self.terminations[a]:
-                    self.infos[a] = {"phase": phase}  # a fresh dict: earlier infos stay as given
+                self.rewards[a] = 0.0
             self.agent_selection = agents[state.current_player]
         self._accumulate_rewards()
-        if state.newly_out or state.is_terminal:
+        if state.is_terminal:
             self._deads_step_first()
         # "human" prints once per finished decision (when the decider changes), never per step:
         # the number of steps of a hidden choice (going on vs. a 4-6 step accusation) must not
@@ -391,6 +388,12 @@ class raw_env(TableGameAEC, AECEnv):
     def player_view(self, agent: str) -> GuestsView:
         """What ``agent`` may know, as an immutable structured view (for scripted agents)."""
         return make_view(self.game, self.agent_name_mapping[agent])
+
+    def results(self) -> dict[str, Any]:
+        """The game's outcome so far (keys: see "Infos and results" in the module docstring)."""
+        if self.game is None:
+            raise RuntimeError("call reset() before results()")
+        return guests_results(self.game, self.possible_agents)
 
     def notebook(self, agent: str) -> np.ndarray:
         """The notebook grid of ``agent`` (the ``notebook`` block of its observation)."""
@@ -406,8 +409,8 @@ class raw_env(TableGameAEC, AECEnv):
 
 
 def final_stats(state: G.GuestsState, agents: list[str]) -> dict[str, Any]:
-    """The end-of-game statistics of the final infos (fresh objects on every call):
-    ``rounds`` (the round the game ended in) and, per agent, ``accusations`` (how many it
+    """The accusation statistics of ``results()`` (fresh objects on every call):
+    ``rounds`` (the current round; the round the game ended in once it is over) and, per agent, ``accusations`` (how many it
     made), ``wrong_accusations`` (how many were wrong) and ``solved`` (it accused correctly)."""
     made = [0] * len(agents)
     wrong = [0] * len(agents)
@@ -423,6 +426,21 @@ def final_stats(state: G.GuestsState, agents: list[str]) -> dict[str, Any]:
         "accusations": dict(zip(agents, made, strict=True)),
         "wrong_accusations": dict(zip(agents, wrong, strict=True)),
         "solved": dict(zip(agents, solved, strict=True)),
+    }
+
+
+def guests_results(state: G.GuestsState, agents: list[str]) -> dict[str, Any]:
+    """``raw_env.results()`` of ``state`` (fresh objects on every call)."""
+    scores = state.scores()
+    return {
+        "phase": state.phase_name,
+        "over": state.is_terminal,
+        "result": state.result,
+        "out": {a: bool(state.out[p]) for p, a in enumerate(agents)},
+        "scores": dict(zip(agents, scores, strict=True)),
+        "winners": [agents[p] for p in state.winners],
+        "returns": {a: float(r) for a, r in zip(agents, state.returns(), strict=True)},
+        **final_stats(state, agents),
     }
 
 

@@ -24,7 +24,8 @@ while not done:
 |---|---|
 | Actions | ``Discrete(95)`` — the AEC layout (:mod:`parlour.envs.awkward_guests.actions`) |
 | Observation | ``Box(0, 1, (2313,), float32)`` — the AEC ``observation`` vector for one player (``deduced``: 2384; ``seer`` adds 70) |
-| Masks | ``action_masks()`` (bool, length 95); also ``info["action_mask"]`` (int8) |
+| Masks | ``action_masks()`` (bool, length 95), also through ``gymnasium.make``'s wrappers as ``env.get_wrapper_attr("action_masks")()`` (what SB3's ``get_action_masks`` calls on every vector env); also ``info["action_mask"]`` (int8) |
+| Name | ``metadata["name"] == "awkward_guests_solo_v0"`` |
 | Reward | at the end only: correct accusation ``+1 − 0.01 × rounds played``; wrong ``−1``; round limit ``0`` (``truncated=True``) |
 | Render modes | ``"ansi"``, ``"human"`` (prints the text), ``"rgb_array"`` (a ``(940, 1280, 3)`` ``uint8`` picture of the table: :mod:`parlour.envs.awkward_guests.picture`); SB3's ``make_vec_env("parlour/AwkwardGuestsSolo-v0")`` asks for ``"rgb_array"`` |
 | Info | ``phase``, ``action_mask``; at the end also ``result`` (``win``/``loss``/``truncated``; absent after an illegal action), ``rounds`` (the round it ended in), ``solved`` (a correct accusation) and ``is_success`` (= ``solved``, read by SB3's ``Monitor`` / logger) |
@@ -38,6 +39,9 @@ Rulings: an **illegal action** does not raise; it ends the episode with reward `
 samples unmasked actions) passes. ``reset(seed, options)`` calls ``super().reset(seed=seed)``
 and hands ``self.np_random`` to the case source and the engine; ``options`` takes ``case``,
 ``deck`` and ``start`` as for the AEC env. Stepping after the end of an episode raises.
+
+Version history: v0 first release; v0 (ecosystem) ``metadata`` gets ``"name"`` (nothing else
+changes).
 """
 
 from __future__ import annotations
@@ -62,7 +66,11 @@ SEAT_NAME = "player"
 class AwkwardGuestsSoloEnv(gymnasium.Env):
     """The solo Gymnasium env (see the module docstring)."""
 
-    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 1}
+    metadata = {
+        "name": "awkward_guests_solo_v0",
+        "render_modes": ["ansi", "human", "rgb_array"],
+        "render_fps": 1,
+    }
 
     def __init__(
         self,

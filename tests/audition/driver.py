@@ -116,7 +116,7 @@ class Table:
         return set(np.flatnonzero(self.mask(self.cur)).tolist())
 
     def phase(self) -> str:
-        return self.env.infos[self.env.agent_selection]["phase"]
+        return self.env.results()["phase"]
 
     def block(self, p: int, name: str) -> np.ndarray:
         return self.obs(p)[self.L[name]]

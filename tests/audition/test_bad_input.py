@@ -131,12 +131,16 @@ def test_pettingzoo_state_method_is_not_shadowed_by_hidden_state():
         env.state()
 
 
-def test_infos_returned_earlier_are_not_mutated_later():
+def test_infos_are_fresh_empty_dicts_not_mutated_later():
     env = audition_v0.env(num_players=2)
     env.reset(seed=0)
     info = env.last()[4]
+    assert info == {} and env.unwrapped.results()["phase"] == "turn"
+    info["scribble"] = 1  # what a caller (or a conversion wrapper) writes into an info ...
     env.step(R.DRAW)
-    assert info == {"phase": "turn"} and env.last()[4] == {"phase": "place"}
+    assert env.last()[4] == {}  # ... does not come back on the next step
+    assert info == {"scribble": 1}  # and the dict handed out earlier is left alone
+    assert env.unwrapped.results()["phase"] == "place"
 
 
 @pytest.mark.parametrize(

@@ -65,7 +65,7 @@ def test_raw_env_api_test():
     api_test(audition_v0.raw_env(num_players=5, action_cards=2), num_cycles=300)
 
 
-def test_metadata_and_spaces_are_shared_objects():
+def test_metadata_and_one_space_object_per_agent():
     env = audition_v0.env(num_players=4)
     raw = env.unwrapped
     assert raw.metadata == {
@@ -74,11 +74,25 @@ def test_metadata_and_spaces_are_shared_objects():
         "is_parallelizable": False,
         "render_fps": 1,
     }
+    assert str(env) == str(raw) == "audition_v0"
     assert env.possible_agents == ["player_0", "player_1", "player_2", "player_3"]
-    spaces_ = {id(env.observation_space(a)) for a in env.possible_agents}
-    assert len(spaces_) == 1 and env.observation_space("player_0") is env.observation_space(
-        "player_0"
-    )
+    # PettingZoo's convention: a separate (equal) space object per agent, the same one each call
+    for get in (env.observation_space, env.action_space):
+        spaces_ = [get(a) for a in env.possible_agents]
+        assert len({id(sp) for sp in spaces_}) == 4 and all(sp == spaces_[0] for sp in spaces_)
+        assert all(get(a) is sp for a, sp in zip(env.possible_agents, spaces_, strict=True))
+        with pytest.raises(KeyError):
+            get("nobody")
+        with pytest.raises(KeyError):
+            get("player_4")
+    assert raw.observation_spaces["player_2"] is env.observation_space("player_2")
+    assert raw.action_spaces["player_2"] is env.action_space("player_2")
+    p0, p1 = env.action_space("player_0"), env.action_space("player_1")
+    p0.seed(1)  # seeding (and sampling) one agent's space leaves the others alone
+    p1.seed(2)
+    interleaved = [(p0.sample(), p1.sample()) for _ in range(20)]
+    p0.seed(1)
+    assert [p0.sample() for _ in range(20)] == [a for a, _ in interleaved]
     assert env.action_space("player_1").n == 27
     # one size for every player count
     sizes = {
@@ -88,7 +102,7 @@ def test_metadata_and_spaces_are_shared_objects():
     assert sizes == {(321,)}
 
 
-def test_masks_zero_for_others_and_rewards_zero_sum_with_final_infos():
+def test_masks_zero_for_others_and_rewards_zero_sum_with_results():
     env = audition_v0.env(num_players=4, action_cards=4)
     env.reset(seed=3)
     rng = np.random.default_rng(0)
@@ -96,12 +110,18 @@ def test_masks_zero_for_others_and_rewards_zero_sum_with_final_infos():
     for agent in env.agent_iter():
         obs, rew, term, trunc, info = env.last()
         total[agent] += rew
-        assert "phase" in info
+        assert info == {}  # infos carry nothing: results() has the outcome
+        results = env.unwrapped.results()
+        assert results["over"] == (results["phase"] == "over") == term
         if term or trunc:
-            assert set(info["scores"]) == set(env.possible_agents)
-            assert info["winners"] and set(info["winners"]) <= set(env.possible_agents)
+            assert set(results["scores"]) == set(env.possible_agents)
+            assert results["winners"] and set(results["winners"]) <= set(env.possible_agents)
+            assert results["returns"] == pytest.approx(
+                dict(zip(env.possible_agents, env.unwrapped.game.returns(), strict=True))
+            )
             env.step(None)
             continue
+        assert results["winners"] == [] and set(results["returns"].values()) == {0.0}
         for other in env.possible_agents:
             if other != agent:
                 assert not env.unwrapped.observe(other)["action_mask"].any()
@@ -124,7 +144,8 @@ def test_score_reward_mode_pays_points_minus_mean():
     assert [env.rewards[f"player_{i}"] for i in range(3)] == pytest.approx(
         [(s - mean) / 10 for s in scores]
     )
-    assert env.infos["player_0"]["scores"] == {f"player_{i}": scores[i] for i in range(3)}
+    assert env.results()["scores"] == {f"player_{i}": scores[i] for i in range(3)}
+    assert env.results()["returns"] == {f"player_{i}": env.rewards[f"player_{i}"] for i in range(3)}
 
 
 def test_render_ansi_shows_the_public_table_only():
@@ -161,17 +182,19 @@ def test_registered_in_pettingzoo_registry():
     assert e.unwrapped.config.num_players == 5
 
 
-def test_infos_carry_phase_during_the_game_and_results_only_at_the_end():
+def test_infos_are_empty_and_results_carry_the_phase_and_winners_only_at_the_end():
     g = Table(n=2, action_cards=["take_now"], start=0)
     g.step(DRAW)
-    assert all(g.env.infos[a]["phase"] == "place" for a in g.env.agents)
+    assert all(g.env.infos[a] == {} for a in g.env.agents)
+    assert g.env.results()["phase"] == "place"
     g.step(PLACE(0))
-    assert all(g.env.infos[a]["phase"] == "take_now" for a in g.env.agents)
-    assert all(
-        "scores" not in g.env.infos[a] and "winners" not in g.env.infos[a] for a in g.env.agents
-    )
+    assert all(g.env.infos[a] == {} for a in g.env.agents)
+    res = g.env.results()
+    assert res["phase"] == "take_now" and not res["over"] and res["winners"] == []
+    assert res["returns"] == {"player_0": 0.0, "player_1": 0.0}
+    assert res["scores"] == {"player_0": 0, "player_1": 0}  # current points: nothing scores yet
     g.pass_()
-    assert all(g.env.infos[a]["phase"] == "turn" for a in g.env.agents)
+    assert g.env.results()["phase"] == "turn"
 
 
 def test_action_id_layout_extremes_6p():

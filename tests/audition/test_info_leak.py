@@ -142,6 +142,7 @@ def test_deck_order_and_drawn_card_do_not_leak_to_others():
             assert ga.view(p) == gb.view(p)
         assert ga.env.render() == gb.env.render()
         assert ga.env.infos == gb.env.infos
+        assert ga.env.results() == gb.env.results()
     # the card at position i has just been drawn and is not yet placed
     assert ga.phase() == "place"
     drawer = ga.cur
@@ -153,6 +154,7 @@ def test_deck_order_and_drawn_card_do_not_leak_to_others():
             assert ga.view(p).drawn == 0
     assert ga.env.render() == gb.env.render()
     assert ga.env.infos == gb.env.infos
+    assert ga.env.results() == gb.env.results()
 
 
 def test_drawer_unseen_excludes_own_drawn_card_others_do_not():

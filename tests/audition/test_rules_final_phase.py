@@ -60,7 +60,7 @@ def test_final_phase_all_players_when_nobody_took_variant2():
     assert g.done
     # the musicians left on slot 1 are not scored; take none changed nothing
     assert g.coll(emptier) == before[emptier]
-    scores = g.env.infos["player_0"]["scores"]
+    scores = g.env.results()["scores"]
     for p in range(2):
         assert scores[f"player_{p}"] == points_of(g.coll(p))[0]
 
@@ -127,7 +127,7 @@ def test_round_that_ends_with_empty_deck_ends_the_game():
     assert g.deck_size() == 0 and g.phase() == "take_now" and g.cur == s
     g.take(0)
     assert g.done
-    assert g.env.infos["player_0"]["phase"] == "over"
+    assert g.env.results()["phase"] == "over"
 
 
 def test_draw_one_empties_deck_final_starts_after_taker():

@@ -49,7 +49,7 @@ def test_random_games_match_reference_model(n, action_cards, uncertain):
         while ref.phase != "over":
             agent = f"player_{ref.cur}"
             assert env.agent_selection == agent
-            assert env.infos[agent]["phase"] == ref.phase
+            assert env.infos[agent] == {} and env.results()["phase"] == ref.phase
             legal = ref.legal()
             assert legal, "the acting agent always has a legal move"
             for p in range(n):
@@ -77,12 +77,15 @@ def test_random_games_match_reference_model(n, action_cards, uncertain):
         assert all(env.terminations.values())
         win = ref.winners()
         exp = spec_win_reward(n, win)
+        results = env.results()
+        assert results["winners"] == [f"player_{q}" for q in win]
+        assert results["scores"] == {f"player_{q}": ref.points()[q][0] for q in range(n)}
+        assert results["phase"] == "over" and results["over"]
         for p in range(n):
             a = f"player_{p}"
             assert env._cumulative_rewards[a] == pytest.approx(exp[p])
-            assert env.infos[a]["winners"] == [f"player_{q}" for q in win]
-            assert env.infos[a]["scores"] == {f"player_{q}": ref.points()[q][0] for q in range(n)}
-            assert env.infos[a]["phase"] == "over"
+            assert results["returns"][a] == pytest.approx(exp[p])
+            assert env.infos[a] == {}
         # card conservation: every card is somewhere
         total = sum(map(sum, ref.coll)) + sum(ref.discard) + sum(len(s) for s in ref.slots)
         assert total + len(ref.deck) + len(ref.removed) == DECK_SIZE[n]

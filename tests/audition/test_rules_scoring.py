@@ -63,8 +63,8 @@ def _finish_with(g: Table, colls: dict[int, dict[int, int]]):
 def test_winners_tiebreak_and_zero_sum_reward_formula(n, colls, winners):
     g = Table(n=n, start=0)
     _finish_with(g, colls)
-    info = g.env.infos["player_0"]
-    assert info["phase"] == "over"
+    info = g.env.results()
+    assert info["phase"] == "over" and info["over"]
     assert info["winners"] == [f"player_{p}" for p in winners]
     exp_scores = {
         f"player_{p}": points_of([colls.get(p, {}).get(v, 0) for v in range(14)])[0]
@@ -72,9 +72,9 @@ def test_winners_tiebreak_and_zero_sum_reward_formula(n, colls, winners):
     }
     assert info["scores"] == exp_scores
     for a in g.env.possible_agents:
-        assert g.env.infos[a]["scores"] == exp_scores
-        assert g.env.infos[a]["winners"] == info["winners"]
+        assert g.env.infos[a] == {}
     rewards = spec_win_reward(n, winners)
+    assert info["returns"] == pytest.approx({f"player_{p}": rewards[p] for p in range(n)})
     for p in range(n):
         assert g.env._cumulative_rewards[f"player_{p}"] == pytest.approx(rewards[p])
     assert sum(g.env._cumulative_rewards.values()) == pytest.approx(0.0, abs=1e-9)

@@ -28,9 +28,13 @@ def test_setup_deck_composition_and_sizes(n):
     assert list(v.unseen) == expected
     assert len(v.slots) == n and all(s.kind == "conductor" and s.capacity == 4 for s in v.slots)
     assert env.action_space("player_0").n == 27
-    # spaces are built once and shared
-    assert env.observation_space("player_0") is env.observation_space(f"player_{n - 1}")
-    assert env.action_space("player_0") is env.action_space(f"player_{n - 1}")
+    # one space object per agent (PettingZoo's convention), all equal; none for a stranger
+    assert env.observation_space("player_0") is not env.observation_space(f"player_{n - 1}")
+    assert env.observation_space("player_0") == env.observation_space(f"player_{n - 1}")
+    assert env.action_space("player_0") is not env.action_space(f"player_{n - 1}")
+    assert env.action_space("player_0") == env.action_space(f"player_{n - 1}")
+    with pytest.raises(KeyError):
+        env.observation_space(f"player_{n}")
     sizes = {
         audition_v0.raw_env(num_players=k, action_cards=k, uncertain_counts=bool(k % 2))
         .observation_space("player_0")["observation"]

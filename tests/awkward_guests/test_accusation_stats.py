@@ -1,5 +1,5 @@
-"""Accusation statistics: the engine's ``accusation_log``, the AEC env's final infos
-(``rounds``, ``accusations``, ``wrong_accusations``, ``solved``) and the solo env's
+"""Accusation statistics: the engine's ``accusation_log``, the AEC env's ``results()``
+(``rounds``, ``accusations``, ``wrong_accusations``, ``solved``) and the solo env's final info
 (``rounds``, ``solved``, ``is_success``), on scripted games with a known wrong and a known
 correct accusation."""
 
@@ -102,21 +102,18 @@ def test_solo_log():
 # -- the AEC env ----------------------------------------------------------------------------------
 
 
-def _play_env(env: Any, accusations: list[Solution | None]) -> tuple[dict, dict]:
+def _play_env(env: Any, accusations: list[Solution | None]) -> tuple[list[dict], dict]:
     """Play ``env`` with :func:`_pass_move`, the Solution-phase decisions taken in turn from
-    ``accusations`` (``None``: go on). Returns the infos of the agents that left before the end
-    (at their dead step) and the infos of everybody still in when the game ended."""
+    ``accusations`` (``None``: go on). Returns ``results()`` after every decision while the game
+    ran, and the final ``results()``. Infos are ``{}`` throughout."""
     decisions = iter(accusations)
-    early: dict[str, dict] = {}
-    final: dict[str, dict] = {}
+    during: list[dict] = []
     while env.agents:
         agent = env.agent_selection
         st = env.game
+        assert all(info == {} for info in env.infos.values())
         if env.terminations[agent] or env.truncations[agent]:
-            if st.is_terminal and not final:
-                final = {a: dict(env.infos[a]) for a in env.agents}
-            if not st.is_terminal:
-                early[agent] = dict(env.infos[agent])
+            assert st.is_terminal  # no dead steps mid-game: a player who is out stays in
             env.step(None)
             continue
         if st.decision == G.D_SOLUTION:
@@ -128,38 +125,49 @@ def _play_env(env: Any, accusations: list[Solution | None]) -> tuple[dict, dict]
                     env.step(a)
         else:
             env.step(_pass_move(st))
-    return early, final
+        if not st.is_terminal:
+            during.append(env.results())
+    return during, env.results()
 
 
-def test_env_final_infos_count_accusations_wrong_ones_and_solvers():
+def test_env_results_count_accusations_wrong_ones_and_solvers():
     case = case40()
     env = awkward_guests_v0.raw_env(num_players=3, level="easy")
     env.reset(seed=0, options={"case": case, "deck": deal_deck(case, HANDS3), "start": 0})
     # round 1: seat 0 wrong, 1 and 2 go on; the new phase: nobody; round 2: seat 1 correct
-    early, final = _play_env(env, [WRONG, None, None, None, None, SOLUTION, None])
+    during, final = _play_env(env, [WRONG, None, None, None, None, SOLUTION, None])
     assert env.game.accusation_log == [(1, 0, False), (2, 1, True)]
-    assert early == {"player_0": {"phase": "solution", "out": True}}  # no statistics yet
-    assert set(final) == {"player_1", "player_2"}
-    for info in final.values():
-        assert info["winners"] == ["player_1"]
-        assert info["rounds"] == 2
-        assert info["accusations"] == {"player_0": 1, "player_1": 1, "player_2": 0}
-        assert info["wrong_accusations"] == {"player_0": 1, "player_1": 0, "player_2": 0}
-        assert info["solved"] == {"player_0": False, "player_1": True, "player_2": False}
-    # every agent's info has its own dictionaries
-    assert final["player_1"]["solved"] is not final["player_2"]["solved"]
+    nobody = {"player_0": 0, "player_1": 0, "player_2": 0}
+    before = [r for r in during if not r["out"]["player_0"]]
+    after = [r for r in during if r["out"]["player_0"]]
+    assert before and after and during == before + after
+    for r in before:
+        assert r["accusations"] == r["wrong_accusations"] == nobody and r["rounds"] == 1
+    # while the game runs, the only resolved accusations are the wrong ones: who is out
+    for r in after:
+        assert r["accusations"] == r["wrong_accusations"] == {**nobody, "player_0": 1}
+        assert not any(r["solved"].values()) and r["winners"] == [] and not r["over"]
+    assert {r["rounds"] for r in after} == {1, 2}
+    assert final["over"] and final["result"] == "win"
+    assert final["winners"] == ["player_1"]
+    assert final["rounds"] == 2
+    assert final["accusations"] == {"player_0": 1, "player_1": 1, "player_2": 0}
+    assert final["wrong_accusations"] == {"player_0": 1, "player_1": 0, "player_2": 0}
+    assert final["solved"] == {"player_0": False, "player_1": True, "player_2": False}
+    # every call hands out fresh dictionaries
+    assert env.results()["solved"] is not env.results()["solved"]
+    assert env.results() == final
 
 
-def test_env_final_infos_at_truncation_and_with_the_wrapped_env():
+def test_env_results_at_truncation_and_with_the_wrapped_env():
     case = case40()
     env = awkward_guests_v0.env(num_players=2, level="easy", max_rounds=2)
     env.reset(seed=0, options={"case": case, "deck": deal_deck(case, HANDS3[:2]), "start": 1})
     _, final = _play_env(env.unwrapped, [None] * 4)
-    for info in final.values():
-        assert info["winners"] == [] and info["rounds"] == 2
-        assert info["accusations"] == {"player_0": 0, "player_1": 0}
-        assert info["wrong_accusations"] == {"player_0": 0, "player_1": 0}
-        assert info["solved"] == {"player_0": False, "player_1": False}
+    assert final["winners"] == [] and final["rounds"] == 2 and final["result"] == "truncated"
+    assert final["accusations"] == {"player_0": 0, "player_1": 0}
+    assert final["wrong_accusations"] == {"player_0": 0, "player_1": 0}
+    assert final["solved"] == {"player_0": False, "player_1": False}
 
 
 # -- the solo Gymnasium env ------------------------------------------------------------------------

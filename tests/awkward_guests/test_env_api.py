@@ -1,5 +1,6 @@
 """PettingZoo compliance of ``awkward_guests_v0`` (1–8 players, several levels) and env
-behaviour: spaces, layout, rewards, infos, render, pickling, views, registry, options."""
+behaviour: spaces, layout, rewards, infos and results, render, pickling, views, registry,
+options."""
 
 from __future__ import annotations
 
@@ -90,7 +91,7 @@ def test_raw_env_api_test():
     api_test(awkward_guests_v0.raw_env(num_players=5, cases=_cases("easy")), num_cycles=60)
 
 
-def test_metadata_and_spaces_are_shared_objects_of_one_size():
+def test_metadata_and_one_space_object_per_agent_of_one_size():
     env = awkward_guests_v0.env(num_players=4, cases=_cases("easy"))
     assert env.unwrapped.metadata == {
         "name": "awkward_guests_v0",
@@ -98,8 +99,15 @@ def test_metadata_and_spaces_are_shared_objects_of_one_size():
         "is_parallelizable": False,
         "render_fps": 1,
     }
+    assert str(env) == str(env.unwrapped) == "awkward_guests_v0"
     assert env.possible_agents == [f"player_{i}" for i in range(4)]
-    assert env.observation_space("player_0") is env.observation_space("player_3")
+    # PettingZoo's convention: a separate (equal) space object per agent, the same one each call
+    for get in (env.observation_space, env.action_space):
+        spaces_ = [get(a) for a in env.possible_agents]
+        assert len({id(sp) for sp in spaces_}) == 4 and all(sp == spaces_[0] for sp in spaces_)
+        assert all(get(a) is sp for a, sp in zip(env.possible_agents, spaces_, strict=True))
+        with pytest.raises(KeyError):
+            get("nobody")
     assert env.action_space("player_1").n == 95
     sizes = {
         awkward_guests_v0.raw_env(num_players=n, level=lv, cases=_cases(lv))
@@ -130,17 +138,30 @@ def test_observation_layout_covers_the_vector_in_order():
 
 
 def _play_random(env, rng, policy=None):
-    """Random masked play through the wrapped env; returns total rewards and the last infos."""
+    """Random masked play through the wrapped env; returns total rewards and the final
+    ``results()``. Checks on the way: infos are ``{}``; a player who is out stays in
+    ``env.agents`` with no reward and an all-zero mask, is never selected, and ends with the
+    others."""
     total = {a: 0.0 for a in env.possible_agents}
-    infos = {}
     for agent in env.agent_iter():
         obs, rew, term, trunc, info = env.last()
         total[agent] += rew
-        assert "phase" in info
+        assert info == {}
+        results = env.unwrapped.results()
         if term or trunc:
-            infos[agent] = info
+            assert results["over"] and all(
+                env.terminations[a] or env.truncations[a] for a in env.agents
+            )
+            if results["out"][agent]:
+                assert term and not trunc  # out: terminated, also at the round limit
             env.step(None)
             continue
+        assert not results["over"] and env.agents == env.possible_agents
+        assert not results["out"][agent]
+        for a, out in results["out"].items():
+            assert total[a] == 0.0 and results["returns"][a] == (
+                -1 / (env.num_agents - 1) if out else 0.0
+            )
         mask = obs["action_mask"]
         assert mask.any() and mask.dtype == np.int8
         for other in env.agents:
@@ -148,33 +169,40 @@ def _play_random(env, rng, policy=None):
                 assert not env.unwrapped.observe(other)["action_mask"].any()
         a = policy(env, obs) if policy else int(rng.choice(np.flatnonzero(mask)))
         env.step(a)
-    return total, infos
+    return total, env.unwrapped.results()
 
 
 @pytest.mark.parametrize("n", [2, 3, 5, 8])
-def test_rewards_are_zero_sum_and_final_infos(n):
+def test_rewards_are_zero_sum_and_final_results(n):
     env = awkward_guests_v0.env(num_players=n, level="medium", cases=_cases("medium"))
     rng = np.random.default_rng(n)
     seen_results = set()
+    knocked_out = 0
     for game in range(6):
         env.reset(seed=100 * n + game)
-        total, infos = _play_random(env, rng)
+        total, results = _play_random(env, rng)
         state = env.unwrapped.game
         seen_results.add(state.result)
         assert sum(total.values()) == pytest.approx(0.0)
         assert [total[a] for a in env.possible_agents] == pytest.approx(state.returns())
-        for a, info in infos.items():
-            if info.get("out") and "scores" not in info:
-                assert total[a] == pytest.approx(-1 / (n - 1))
-            else:
-                assert set(info["scores"]) == set(env.possible_agents)
-                assert set(info["winners"]) <= set(env.possible_agents)
+        assert results["returns"] == pytest.approx(total)
+        assert results["result"] == state.result and results["phase"] == "over"
+        assert set(results["scores"]) == set(env.possible_agents)
+        assert set(results["winners"]) <= set(env.possible_agents)
+        assert results["scores"] == {a: int(a in results["winners"]) for a in env.possible_agents}
+        for a, out in results["out"].items():
+            if out:
+                knocked_out += 1
+                assert total[a] == pytest.approx(-1 / (n - 1)) and a not in results["winners"]
     assert seen_results & {"win", "draw"}
+    if n > 2:
+        assert knocked_out  # the out-player path was exercised
 
 
-def test_a_wrong_accuser_is_terminated_at_once_and_paid_its_loss():
+def _knock_out_player_0(max_rounds: int):
+    """3 players; player_0 accuses wrongly in the Solution phase of round 1, the others go on."""
     case = padded_case([v3(1), v1(2)], total=40)
-    env = awkward_guests_v0.env(num_players=3, cases=[case], max_rounds=5)
+    env = awkward_guests_v0.env(num_players=3, cases=[case], max_rounds=max_rounds)
     env.reset(seed=0, options={"start": 0})
     raw = env.unwrapped
     while raw.game.decision != G.D_SOLUTION:  # quick round: ask, nobody offers
@@ -185,26 +213,61 @@ def test_a_wrong_accuser_is_terminated_at_once_and_paid_its_loss():
         env.step(a)
     env.step(A.NO)  # player_1
     env.step(A.NO)  # player_2: the phase resolves, player_0 is out
-    assert env.terminations == {"player_0": True, "player_1": False, "player_2": False}
-    assert env.agent_selection == "player_0"  # the dead agent steps first
-    obs, rew, term, trunc, info = env.last()
-    assert term and rew == pytest.approx(-0.5) and info["out"]
-    assert not obs["action_mask"].any()
-    env.step(None)
-    assert env.agents == ["player_1", "player_2"]
-    assert env.agent_selection == "player_1"  # the new Solution phase
+    return env
+
+
+def test_a_wrong_accuser_stays_in_agents_until_the_end_and_is_paid_its_loss_there():
+    env = _knock_out_player_0(max_rounds=5)
+    raw = env.unwrapped
+    results = raw.results()
+    assert results["out"] == {"player_0": True, "player_1": False, "player_2": False}
+    assert results["returns"] == pytest.approx({"player_0": -0.5, "player_1": 0, "player_2": 0})
+    assert results["accusations"] == {"player_0": 1, "player_1": 0, "player_2": 0}
+    assert results["wrong_accusations"] == results["accusations"]
+    assert not results["over"] and results["winners"] == [] and results["result"] is None
+    # still in, not terminated, no reward yet, never selected: the new Solution phase goes on
+    assert env.agents == ["player_0", "player_1", "player_2"]
+    assert not any(env.terminations.values()) and not any(env.truncations.values())
+    assert env.rewards == {"player_0": 0.0, "player_1": 0.0, "player_2": 0.0}
+    assert env.infos == {"player_0": {}, "player_1": {}, "player_2": {}}
+    assert env.agent_selection == "player_1"
     assert raw.game.decision == G.D_SOLUTION
+    assert not env.observe("player_0")["action_mask"].any()
     env.step(A.YES)
     for a in G.accusation_actions(SOLUTION, False):
+        assert env.agent_selection == "player_1"
+        assert not env.observe("player_0")["action_mask"].any()
         env.step(a)
     env.step(A.NO)
-    assert all(env.terminations.values())
+    assert env.terminations == {"player_0": True, "player_1": True, "player_2": True}
     rewards = {}
     for agent in env.agent_iter():
-        rewards[agent] = env.last()[1]
-        assert env.last()[4]["winners"] == ["player_1"]
+        obs, rew, term, trunc, info = env.last()
+        rewards[agent] = rew
+        assert term and not trunc and info == {}
         env.step(None)
-    assert rewards == pytest.approx({"player_1": 1.0, "player_2": -0.5})
+    # everybody is paid at the end, the player who went out included
+    assert rewards == pytest.approx({"player_0": -0.5, "player_1": 1.0, "player_2": -0.5})
+    results = raw.results()
+    assert results["winners"] == ["player_1"] and results["result"] == "win"
+    assert results["returns"] == pytest.approx(rewards)
+    assert results["solved"] == {"player_0": False, "player_1": True, "player_2": False}
+
+
+def test_a_player_who_is_out_terminates_while_the_others_are_truncated_at_the_round_limit():
+    env = _knock_out_player_0(max_rounds=1)
+    assert env.agents == ["player_0", "player_1", "player_2"]
+    assert env.agent_selection == "player_1"
+    env.step(A.NO)  # player_1
+    env.step(A.NO)  # player_2: nobody accused in the last round -> round limit
+    assert env.terminations == {"player_0": True, "player_1": False, "player_2": False}
+    assert env.truncations == {"player_0": False, "player_1": True, "player_2": True}
+    # k = 1 player out pays 1/(n-1) = 1/2, shared by the m = 2 players still in
+    assert env.rewards == pytest.approx({"player_0": -0.5, "player_1": 0.25, "player_2": 0.25})
+    assert env.unwrapped.results()["result"] == "truncated"
+    for _ in env.agent_iter():
+        env.step(None)
+    assert env.agents == []
 
 
 def test_truncation_sets_truncations_and_pays_the_draw():
@@ -215,10 +278,11 @@ def test_truncation_sets_truncations_and_pays_the_draw():
         mask = obs["action_mask"]
         return A.NO if mask[A.NO] else int(np.flatnonzero(mask)[0])
 
-    total, infos = _play_random(env, None, never_accuse)
+    total, results = _play_random(env, None, never_accuse)
     assert env.unwrapped.game.result == "truncated"
     assert total == {a: 0.0 for a in env.possible_agents}
-    assert all(info["winners"] == [] for info in infos.values())
+    assert results["winners"] == [] and results["result"] == "truncated"
+    assert results["rounds"] == 1 and not any(results["out"].values())
 
 
 def test_render_ansi_shows_the_public_table_only():
@@ -534,10 +598,11 @@ def test_wrapped_env_masks_and_zero_sum_over_random_games(n, level):
         for agent in env.agent_iter(max_iter=20000):
             obs, rew, term, trunc, info = env.last()
             tot[agent] += rew
-            assert "phase" in info
+            assert info == {}
             if term or trunc:
                 env.step(None)
                 continue
+            assert not env.unwrapped.results()["out"][agent]  # out: never selected again
             grid = obs["observation"][nb]
             if agent in notebooks:  # the notebook only grows
                 assert np.all(grid >= notebooks[agent])
@@ -605,7 +670,7 @@ def test_constructor_bad_arguments_raise_value_error_naming_them():
         env.reset(seed=0, options={"case": case, "start": 3})
 
 
-def test_metadata_spaces_once_and_wrapper_chain():
+def test_metadata_spaces_per_agent_and_wrapper_chain():
     from pettingzoo.utils import wrappers
 
     e = awkward_guests_v0.env(num_players=4)
@@ -621,9 +686,14 @@ def test_metadata_spaces_once_and_wrapper_chain():
         "render_fps": 1,
     }
     assert u.possible_agents == [f"player_{i}" for i in range(4)]
-    assert u.observation_space("player_0") is u.observation_space("player_3")
+    # one space object per agent (PettingZoo's convention), built once, all equal
+    assert u.observation_space("player_0") is not u.observation_space("player_3")
+    assert u.observation_space("player_0") == u.observation_space("player_3")
     assert u.observation_space("player_1") is u.observation_space("player_1")
-    assert u.action_space("player_0") is u.action_space("player_2")
+    assert u.action_space("player_0") is not u.action_space("player_2")
+    assert u.action_space("player_0") == u.action_space("player_2")
+    with pytest.raises(KeyError):
+        u.action_space("player_4")
     sp = u.observation_space("player_0")
     assert sp["action_mask"].dtype == np.int8 and sp["action_mask"].shape == (NACT,)
     assert sp["observation"].dtype == np.float32

@@ -122,27 +122,32 @@ def test_lockstep_against_reference_rules_and_rewards(n, level, deck_size, seed,
             except StopIteration:
                 req = None
             steps += 1
-            for p in ref.newly_out:  # the loss is paid when the player leaves
+            for p in ref.newly_out:  # the loss is final at once, paid when the game ends
                 a = f"player_{p}"
-                assert env.terminations[a]
+                assert env.results()["out"][a]
+                assert env.results()["returns"][a] == pytest.approx(-1 / (n - 1))
                 if req is not None:
-                    assert env.rewards[a] == pytest.approx(-1 / (n - 1))
+                    assert not env.terminations[a] and env.rewards[a] == 0.0
             if req is None:
                 break
             assert not st.is_terminal
-            while env.terminations[env.agent_selection]:
-                env.step(None)
+            # players who are out stay agents and are never selected: no dead steps mid-game
+            assert env.agents == env.possible_agents and not any(env.terminations.values())
         # game over
         assert st.is_terminal and st.result == ref.result and st.winners == ref.winners
         expect = ref.returns()
         assert st.returns() == pytest.approx(expect)
         trunc = ref.result == "truncated"
+        results = env.results()
+        assert env.agents == env.possible_agents
         for a in env.agents:
-            assert env.truncations[a] == trunc and env.terminations[a] == (not trunc)
-            assert env.infos[a]["winners"] == [f"player_{p}" for p in ref.winners]
-            assert env.infos[a]["scores"] == {
-                f"player_{p}": int(p in ref.winners) for p in range(n)
-            }
+            out = results["out"][a]
+            assert env.truncations[a] == (trunc and not out)
+            assert env.terminations[a] == (not trunc or out)
+            assert env.infos[a] == {}
+        assert results["winners"] == [f"player_{p}" for p in ref.winners]
+        assert results["scores"] == {f"player_{p}": int(p in ref.winners) for p in range(n)}
+        assert results["returns"] == pytest.approx({f"player_{p}": r for p, r in enumerate(expect)})
         while env.agents:
             env.step(None)
             for a, r in env.rewards.items():

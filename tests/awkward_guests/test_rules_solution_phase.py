@@ -36,7 +36,6 @@ from .scenario_helpers import (
     case3,
     engine,
     env_act,
-    env_drain_dead,
     legal,
     mask_set,
     mot_act,
@@ -93,7 +92,7 @@ def test_accusation_masks_medium_accomplice_never_the_murderer():
     assert st.result == "win" and st.winners == [0]
 
 
-def test_correct_accusers_share_the_win_rewards_and_infos():
+def test_correct_accusers_share_the_win_rewards_and_results():
     case = build_case(total=70)
     env = new_env(case, 3, start=0)
     pass_round_env(env)
@@ -104,13 +103,16 @@ def test_correct_accusers_share_the_win_rewards_and_infos():
     assert env.game.result == "win" and env.game.winners == [0, 2]
     assert tot == pytest.approx({"player_0": 0.25, "player_1": -0.5, "player_2": 0.25})
     assert all(env.terminations.values()) and not any(env.truncations.values())
-    for a in env.agents:
-        assert env.infos[a]["scores"] == {"player_0": 1, "player_1": 0, "player_2": 1}
-        assert env.infos[a]["winners"] == ["player_0", "player_2"]
+    results = env.results()
+    assert results["scores"] == {"player_0": 1, "player_1": 0, "player_2": 1}
+    assert results["winners"] == ["player_0", "player_2"] and results["result"] == "win"
+    assert results["returns"] == pytest.approx(tot)
+    assert results["solved"] == {"player_0": True, "player_1": False, "player_2": True}
+    assert all(env.infos[a] == {} for a in env.agents)
     assert sum(tot.values()) == pytest.approx(0.0)
 
 
-def test_wrong_accuser_out_reward_on_leaving_hand_revealed_new_phase_at_once():
+def test_wrong_accuser_out_final_reward_fixed_hand_revealed_new_phase_at_once():
     case = build_case(total=70)
     env = new_env(case, 3, start=0)
     st = env.game
@@ -122,8 +124,11 @@ def test_wrong_accuser_out_reward_on_leaving_hand_revealed_new_phase_at_once():
     env_act(env, NO)  # seat 1
     r = env_act(env, NO)  # seat 2: the phase resolves
     assert st.out == [True, False, False]
-    assert r["player_0"] == pytest.approx(-0.5) and env.terminations["player_0"]
-    assert r["player_1"] == 0 and r["player_2"] == 0
+    # out: its -1/(n-1) is final now (results) and paid when the game ends; it stays an agent
+    assert env.results()["out"] == {"player_0": True, "player_1": False, "player_2": False}
+    assert env.results()["returns"]["player_0"] == pytest.approx(-0.5)
+    assert r == {"player_0": 0, "player_1": 0, "player_2": 0}
+    assert env.agents == env.possible_agents and not any(env.terminations.values())
     assert st.hand_ids(0) == []
     revealed = sorted(st.tables.ids[k] for k in st.revealed)
     assert revealed == sorted(hand0)
@@ -131,7 +136,6 @@ def test_wrong_accuser_out_reward_on_leaving_hand_revealed_new_phase_at_once():
         assert set(hand0) <= seen_ids(st, p)
         assert set(hand0) <= {c.id for c in env.player_view(f"player_{p}").notebook}
     # a new Solution phase at once, for those left, from the start player on
-    env_drain_dead(env)
     assert st.decision_name == "solution" and st.current_player == 1
     assert env.agent_selection == "player_1"
     env_act(env, NO)
@@ -176,17 +180,19 @@ def test_everyone_left_wrong_no_winner_draw_rewards():
     for s in steps:
         for a, r in env_act(env, s).items():
             tot[a] += r
-    env_drain_dead(env)
     for s in [YES, *accusation(WRONG, False), YES, *accusation(WRONG, False)]:
         for a, r in env_act(env, s).items():
             tot[a] += r
     assert st.is_terminal and st.winners == []
     # k = 1 out, m = 2 left: each gets 1 / (2 * 2)
     assert tot == pytest.approx({"player_0": -0.5, "player_1": 0.25, "player_2": 0.25})
+    assert env.agents == env.possible_agents
     for a in env.agents:
         assert env.terminations[a] and not env.truncations[a]
-        assert env.infos[a]["winners"] == []
-        assert env.infos[a]["scores"] == {"player_0": 0, "player_1": 0, "player_2": 0}
+    results = env.results()
+    assert results["winners"] == [] and results["result"] == "draw"
+    assert results["scores"] == {"player_0": 0, "player_1": 0, "player_2": 0}
+    assert results["returns"] == pytest.approx(tot)
 
 
 def test_everyone_wrong_two_players_is_zero_each():
@@ -216,8 +222,9 @@ def test_round_limit_truncates_with_zero_rewards_when_nobody_is_out():
     assert st.round == 2
     assert all(env.truncations[a] for a in env.possible_agents)
     assert tot == pytest.approx({a: 0.0 for a in env.possible_agents})
-    for a in env.agents:
-        assert env.infos[a]["winners"] == [] and set(env.infos[a]["scores"].values()) == {0}
+    results = env.results()
+    assert results["winners"] == [] and set(results["scores"].values()) == {0}
+    assert results["result"] == "truncated" and results["rounds"] == 2
 
 
 def test_round_limit_truncation_is_a_draw_among_players_still_in():
@@ -229,12 +236,14 @@ def test_round_limit_truncation_is_a_draw_among_players_still_in():
     for s in [YES, *accusation(WRONG, False), NO, NO, NO]:
         for a, r in env_act(env, s).items():
             tot[a] += r
-    env_drain_dead(env)
     for _ in range(3):
         for a, r in env_act(env, NO).items():
             tot[a] += r
     assert st.result == "truncated"
-    assert all(env.truncations[a] for a in env.agents) and len(env.agents) == 3
+    # the three still in are truncated; the one out terminates with them (its loss is final)
+    assert len(env.agents) == 4 and env.terminations["player_0"]
+    assert not env.truncations["player_0"]
+    assert all(env.truncations[a] and not env.terminations[a] for a in env.agents[1:])
     # n = 4, k = 1, m = 3: -1/3 for the one out, 1/(3*3) for each of the others
     assert tot == pytest.approx(
         {"player_0": -1 / 3, "player_1": 1 / 9, "player_2": 1 / 9, "player_3": 1 / 9}

@@ -1,8 +1,9 @@
 """Awkward Guests training: the single-seat wrapper (solo, 2p, 4p) and tiny ``parlour train`` runs.
 
 Awkward Guests differs from Audition in what the wrapper must get right: a solo game has no
-opponents at all, a player who accuses wrongly is out (terminated and removed from the AEC
-env's ``agents``) while the game goes on, and a game can end at its round limit (an AEC
+opponents at all, a player who accuses wrongly is out while the game goes on (the AEC env keeps
+it, never selected, until the end; the wrapper ends a knocked-out learner's episode at once),
+and a game can end at its round limit (an AEC
 truncation, which the wrapper reports as ``terminated`` with ``info["round_limit"]``).
 """
 
@@ -186,9 +187,12 @@ def test_learner_total_reward_is_its_seat_final_return(players):
         seat, total, info, _ = run_learner_episode(env, rng, p_accuse=(0.5, 0.2, 0.0)[episode % 3])
         game = env.aec.game
         out_early = not game.is_terminal
+        assert info["out"] == game.out[seat] == env.aec.results()["out"][env.learner]
         if out_early:  # the learner accused wrongly and is out; the others play on
-            assert game.out[seat] and env.aec.terminations[env.learner]
-            assert info.get("out") and not info["is_success"] and not info["round_limit"]
+            # the AEC env keeps it (never selected, paid at the end); its episode ends at once
+            assert game.out[seat] and not env.aec.terminations[env.learner]
+            assert env.aec.agents == env.aec.possible_agents
+            assert info["out"] and not info["is_success"] and not info["round_limit"]
             assert total == pytest.approx(-1.0 / (players - 1))
             finish_game(env, rng)
         assert total == pytest.approx(game.returns()[seat])

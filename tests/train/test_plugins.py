@@ -114,7 +114,9 @@ def test_countdown_mask_is_never_empty_for_the_agent_to_act(players, options):
             others = [a for a in env.agents if a != agent]
             assert not any(env.observe(a)["action_mask"].any() for a in others)
             env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-        assert set(info["winners"]) <= set(env.possible_agents)
+        assert info == {}
+        results = env.unwrapped.results()
+        assert results["over"] and set(results["winners"]) <= set(env.possible_agents)
 
 
 def test_countdown_redeal_changes_only_what_the_seat_cannot_see():

@@ -32,7 +32,7 @@ A new game needs no edit of parlour: its env and one plug-in module, as the test
 | file | holds |
 |---|---|
 | ``rules.py`` | the pure rules (state, legal actions, apply, rewards) |
-| ``env.py`` | the raw PettingZoo AEC env: observations ``{"observation": Box, "action_mask": int8}`` (the mask never all zero for the agent to act), ``player_view(agent)`` (what scripted agents and the terminal UI read), final ``infos`` with ``winners`` (a list of agents) and optionally ``scores`` (agent → number) and the game's statistics |
+| ``env.py`` | the raw PettingZoo AEC env: observations ``{"observation": Box, "action_mask": int8}`` (the mask never all zero for the agent to act), ``player_view(agent)`` (what scripted agents and the terminal UI read), ``results()`` (a dict, at any time) with ``winners`` (a list of agents) and optionally ``scores`` (agent → number) and the game's statistics; ``infos`` hold no strings or lists (``{}``) |
 | ``plugin.py`` | the :class:`GameSpec`, registered with :func:`register_game`; and what it names: scripted agents, a :class:`Statistics` subclass, a ``PlayUI`` subclass, the hidden redeal (a features extractor and policy if the game wants its own) |
 | ``__init__.py`` | imports the plug-in, so importing the package registers the game |
 
@@ -65,7 +65,7 @@ Methods the generic code calls: :meth:`GameSpec.factory`, :meth:`~GameSpec.extra
 
 | :class:`Statistics` hook | used by |
 |---|---|
-| ``game_keys``, ``seat_keys`` | the tournament: the final info's numbers per game and per seat, into each :class:`~parlour.train.tournament.GameRecord` |
+| ``game_keys``, ``seat_keys`` | the tournament: the final ``results()``' numbers per game and per seat, into each :class:`~parlour.train.tournament.GameRecord` |
 | ``agent_stats(records, kind)``, ``tournament_stats(records)`` | the tournament result: per agent kind, and overall |
 | ``agent_keys``, ``log_keys`` | training: the keys the learner's summaries keep, and those logged at each periodic evaluation |
 | ``report_columns(solo)`` (``columns``), ``note``, ``solo_note``, ``solve_rate`` | :mod:`parlour.train.report`: the extra table columns and the words around them |
@@ -111,14 +111,14 @@ class Statistics:
     """A game's own numbers in tournaments, training logs and reports (this base has none).
 
     A game with statistics subclasses it (:class:`parlour.train.games.guests.GuestsStatistics`):
-    the tournament records ``game_keys`` and ``seat_keys`` from each game's final info and asks
+    the tournament records ``game_keys`` and ``seat_keys`` from each game's final ``results()`` and asks
     :meth:`agent_stats` / :meth:`tournament_stats` for the numbers of its result; the training
     summaries copy ``agent_keys``, log ``log_keys``; the tables add ``columns``.
     """
 
-    #: numbers of the final info (``info[key]``), recorded per game; the result has ``mean_<key>``
+    #: numbers of the final ``results()`` (``results[key]``), recorded per game; the result has ``mean_<key>``
     game_keys: tuple[str, ...] = ()
-    #: per-agent numbers of the final info (``info[key][agent]``), recorded per seat
+    #: per-agent numbers of the final ``results()`` (``results[key][agent]``), recorded per seat
     seat_keys: tuple[str, ...] = ()
     #: the keys :meth:`agent_stats` adds to an agent entry (copied into the training summaries)
     agent_keys: tuple[str, ...] = ()

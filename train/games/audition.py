@@ -131,9 +131,9 @@ class AuditionUI(PlayUI):
 
         return describe_public(before, after, seat, action)
 
-    def final(self, env: Any, info: dict[str, Any]) -> str:
-        scores = ", ".join(f"{a}: {p}" for a, p in info["scores"].items())
-        return f"Scores: {scores}\nWinner(s): {', '.join(info['winners'])}"
+    def final(self, env: Any, results: dict[str, Any]) -> str:
+        scores = ", ".join(f"{a}: {p}" for a, p in results["scores"].items())
+        return f"Scores: {scores}\nWinner(s): {', '.join(results['winners'])}"
 
 
 SPEC = register_game(

@@ -31,7 +31,7 @@ them that were wrong; ``null``: none made), ``solved`` (share of its seat-games 
 correct accusation; solo: the solve rate) and ``mean_rounds`` (mean round of its correct
 accusations, i.e. rounds to a correct solution; ``null``: never solved); the result adds
 ``mean_rounds`` (rounds a game lasted) and ``wrong_accusations`` (share of all accusations). The
-numbers come from the env's final infos (``rounds``; per agent ``accusations``,
+numbers come from the env's ``results()`` at the end of a game (``rounds``; per agent ``accusations``,
 ``wrong_accusations``, ``solved``). Tables add the columns :data:`GUESTS_HEADERS` (solo:
 :data:`SOLO_HEADERS`, where "solved" is the solve rate itself).
 """
@@ -485,13 +485,13 @@ class GuestsUI(PlayUI):
             return notebook_sheet(env.player_view(agent))
         raise KeyError(command)
 
-    def final(self, env: Any, info: dict[str, Any]) -> str:
+    def final(self, env: Any, results: dict[str, Any]) -> str:
         from parlour.envs.awkward_guests.moves import card_line, proof
 
         case = env.game.case  # the game is over: the solution may be shown
         sol = case.solution
-        winners = ", ".join(info.get("winners", [])) or "none"
-        lines = [f"Result: {info.get('result', '-')}; winner(s): {winners}"]
+        winners = ", ".join(results["winners"]) or "none"
+        lines = [f"Result: {results['result']}; winner(s): {winners}"]
         lines.append(
             f"The solution: {sol.murderer} killed Mr. Walton for '{sol.motive}' with the "
             f"{sol.weapon}"

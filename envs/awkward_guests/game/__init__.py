@@ -100,7 +100,7 @@ accusation, ``−1`` for a wrong one, ``0`` at truncation.
 
 ``accusation_log`` lists every resolved accusation in the order made as ``(round, seat,
 correct)`` (also the wrong ones of a phase that a correct accuser ends); it is only read for
-statistics (the env's final infos), never by the rules.
+statistics (the env's ``results()``), never by the rules.
 
 Modules
 -------

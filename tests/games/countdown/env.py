@@ -19,7 +19,8 @@ Observation (egocentric: block 0 is the observer, then the seats after it):
 | ``deck`` | 1 | cards left in the deck / the deck size |
 | ``num_players`` | 2 | one-hot of 2, 3 |
 
-Final ``infos``: ``winners`` (agents), ``busts`` (agent → 1 for the seat that went below 0).
+``infos`` are ``{}``; ``results()`` (at any time): ``over``, ``winners`` (agents), ``busts``
+(agent → 1 for the seat that went below 0).
 ``player_view(agent)`` is what a scripted agent or the terminal UI reads (:class:`CountdownView`).
 """
 
@@ -146,18 +147,24 @@ class raw_env(TableGameAEC, AECEnv):
         self._cumulative_rewards[agent] = 0.0
         if state.is_over:
             rewards = state.rewards()
-            winners = [self.possible_agents[p] for p in state.winners]
-            busts = {a: int(p == state.busted) for p, a in enumerate(self.possible_agents)}
             for p, a in enumerate(self.possible_agents):
                 self.rewards[a] = rewards[p]
                 self.terminations[a] = True
-                self.infos[a] = {"winners": list(winners), "busts": dict(busts)}
         else:
             self.rewards = dict.fromkeys(self.agents, 0.0)
             self.agent_selection = self.possible_agents[state.current]
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def results(self) -> dict[str, Any]:
+        """The outcome so far: ``over``, ``winners`` (agents), ``busts`` (agent → 0/1)."""
+        state = self.game
+        return {
+            "over": state.is_over,
+            "winners": [self.possible_agents[p] for p in state.winners],
+            "busts": {a: int(p == state.busted) for p, a in enumerate(self.possible_agents)},
+        }
 
     def player_view(self, agent: str) -> CountdownView:
         seat, state = self.agent_name_mapping[agent], self.game

@@ -107,10 +107,10 @@ class CountdownUI(PlayUI):
     def describe_other(self, before: Any, after: Any, seat: int, action: int) -> str | None:
         return f"plays a {R.VALUES[action]} (counter {before.counter} -> {after.counter})"
 
-    def final(self, env: Any, info: dict[str, Any]) -> str:
-        busted = [a for a, b in info["busts"].items() if b]
+    def final(self, env: Any, results: dict[str, Any]) -> str:
+        busted = [a for a, b in results["busts"].items() if b]
         how = f"{busted[0]} took the counter below 0" if busted else "The counter hit 0 exactly"
-        return f"{how}. Winner(s): {', '.join(info['winners']) or 'none'}"
+        return f"{how}. Winner(s): {', '.join(results['winners']) or 'none'}"
 
 
 # -- hidden information -----------------------------------------------------------------------------
