@@ -82,28 +82,28 @@ def peers() -> dict[str, Callable[[], Any]]:
 
 
 def ours() -> dict[str, Callable[[], Any]]:
-    from parlour.envs import audition_v0
+    from parlour.envs import audition_v1
 
     out: dict[str, Callable[[], Any]] = {
-        "audition_v0 2p": lambda: audition_v0.env(num_players=2),
-        "audition_v0 2p variants": lambda: audition_v0.env(
+        "audition_v1 2p": lambda: audition_v1.env(num_players=2),
+        "audition_v1 2p variants": lambda: audition_v1.env(
             num_players=2, action_cards=2, uncertain_counts=True
         ),
-        "audition_v0 4p variants": lambda: audition_v0.env(
+        "audition_v1 4p variants": lambda: audition_v1.env(
             num_players=4, action_cards=4, uncertain_counts=True
         ),
-        "audition_v0 6p": lambda: audition_v0.env(num_players=6),
-        "audition_v0 6p variants": lambda: audition_v0.env(
+        "audition_v1 6p": lambda: audition_v1.env(num_players=6),
+        "audition_v1 6p variants": lambda: audition_v1.env(
             num_players=6, action_cards=6, uncertain_counts=True
         ),
     }
     try:
-        from parlour.envs import awkward_guests_v0
+        from parlour.envs import awkward_guests_v1
     except ImportError:
         return out
     for n in (1, 2, 4, 8):
         for level in ("easy", "expert"):
-            out[f"awkward_guests_v0 {n}p {level}"] = lambda n=n, level=level: awkward_guests_v0.env(
+            out[f"awkward_guests_v1 {n}p {level}"] = lambda n=n, level=level: awkward_guests_v1.env(
                 num_players=n, level=level
             )
     return out

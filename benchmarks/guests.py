@@ -3,9 +3,9 @@
 * case generation + verification per level: median and p95 over seeds;
 * the deduction engine: adding one card's facts (+ ``count()``), and ``solve`` from all 70
   cards, median and p95 over the cards of generated decks in a seeded random order;
-* ``reset()`` of ``awkward_guests_v0`` with a freshly generated case (4 players), median/p95.
+* ``reset()`` of ``awkward_guests_v1`` with a freshly generated case (4 players), median/p95.
 
-Targets (``performance.md``): generation + verification and ``reset()`` < 50 ms median; adding
+Targets (``docs/performance.md#targets``): generation + verification and ``reset()`` < 50 ms median; adding
 a card < 1 ms median.
 """
 
@@ -23,7 +23,7 @@ def _p95(xs: list[float]) -> float:
 
 def figures(quick: bool = False) -> list[dict]:
     from parlour.benchmarks.run import _figure
-    from parlour.envs import awkward_guests_v0
+    from parlour.envs import awkward_guests_v1
     from parlour.envs.awkward_guests import LEVELS, Deduction, generate_case, solve
 
     seeds = 8 if quick else 40
@@ -70,7 +70,7 @@ def figures(quick: bool = False) -> list[dict]:
         )
     )
 
-    env = awkward_guests_v0.env(num_players=4, level="medium")
+    env = awkward_guests_v1.env(num_players=4, level="medium")
     env.reset(seed=0)
     resets = []
     for seed in range(1, (10 if quick else 60) + 1):

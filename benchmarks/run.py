@@ -1,8 +1,8 @@
-"""``parlour bench``: every figure of the performance spec in one run, with ratios to peers.
+"""``parlour bench``: every figure of docs/performance.md#targets in one run, with ratios to peers.
 
 | section | ours | peer (same run) | target |
 |---|---|---|---|
-| AEC steps/s, masked random play through ``env()`` | ``audition_v0`` 2/4/6p ± variants; ``awkward_guests_v0`` 1/2/4/8p easy/expert, also with the ``reset()`` time left out ("resets excluded") | ``tictactoe_v3`` (Audition), ``hanabi_v5`` (Awkward Guests; also resets excluded); ``connect_four_v3``, ``leduc_holdem_v4``, ``texas_holdem_v4`` listed | ≥ 2× tictactoe; ≥ hanabi |
+| AEC steps/s, masked random play through ``env()`` | ``audition_v1`` 2/4/6p ± variants; ``awkward_guests_v1`` 1/2/4/8p easy/expert, also with the ``reset()`` time left out ("resets excluded") | ``tictactoe_v3`` (Audition), ``hanabi_v5`` (Awkward Guests; also resets excluded); ``connect_four_v3``, ``leduc_holdem_v4``, ``texas_holdem_v4`` listed | ≥ 2× tictactoe; ≥ hanabi |
 | engine steps/s (legal actions + apply) | Audition engine | OpenSpiel ``python_kuhn_poker``, ``python_liars_poker`` (C++ ``kuhn_poker``, ``leduc_poker`` listed) | ≥ the Python games |
 | Awkward Guests case engine | generation per level (median/p95), add one card, solve 70 cards, ``reset()`` | — | < 50 ms, < 1 ms, < 50 ms |
 | training steps/s | MaskablePPO on Audition 2p | MaskablePPO on ``connect_four_v3``, same settings | ≥ connect four |
@@ -190,7 +190,7 @@ def train_figures(quick: bool) -> list[dict]:
 def memory_figures() -> list[dict]:
     from parlour.benchmarks.memory import env_peak_rss_mib
 
-    ours, base = env_peak_rss_mib("parlour.envs.audition_v0", "num_players=6, action_cards=6")
+    ours, base = env_peak_rss_mib("parlour.envs.audition_v1", "num_players=6, action_cards=6")
     figs = []
     try:
         peer, _ = env_peak_rss_mib("pettingzoo.classic.tictactoe_v3")
@@ -198,16 +198,16 @@ def memory_figures() -> list[dict]:
         print(f"tictactoe_v3 memory peer unavailable: {exc}")
         peer = None
     figs.append(
-        _figure("peak RSS, one audition_v0 6p env (process)", ours, "MiB", "tictactoe_v3", peer)
+        _figure("peak RSS, one audition_v1 6p env (process)", ours, "MiB", "tictactoe_v3", peer)
     )
     figs.append(_figure("RSS of python + numpy alone", base, "MiB"))
     try:
         ours_g, _ = env_peak_rss_mib(
-            "parlour.envs.awkward_guests_v0", "num_players=8, level='expert'", 3
+            "parlour.envs.awkward_guests_v1", "num_players=8, level='expert'", 3
         )
-        figs.append(_figure("peak RSS, one awkward_guests_v0 8p env (process)", ours_g, "MiB"))
+        figs.append(_figure("peak RSS, one awkward_guests_v1 8p env (process)", ours_g, "MiB"))
     except Exception as exc:
-        print(f"awkward_guests_v0 memory unavailable: {exc}")
+        print(f"awkward_guests_v1 memory unavailable: {exc}")
     return figs
 
 

@@ -20,7 +20,7 @@ with subclasses of those three classes that behave identically and only remove o
   statements executed (checks, warnings, errors, ``TerminateIllegalWrapper``'s remembered
   observation / info / mask and its illegal-move ending) are PettingZoo's, in the same order.
 
-``str(env)`` is the env's name (``audition_v0``), as for PettingZoo's own chain. Everything else
+``str(env)`` is the env's name (``audition_v1``), as for PettingZoo's own chain. Everything else
 (illegal-move handling, order enforcement, warnings, ``unwrapped``) is the inherited PettingZoo
 code. ``isinstance`` checks against the PettingZoo classes still hold.
 ``tests/test_wrappers.py`` runs the same games through both chains and compares them.
@@ -176,7 +176,7 @@ class FastOrderEnforcingWrapper(_FastForwarding, wrappers.OrderEnforcingWrapper)
         self._init_raw()
 
     def __str__(self) -> str:
-        # PettingZoo's OrderEnforcingWrapper.__str__ gives the bare env name ("audition_v0")
+        # PettingZoo's OrderEnforcingWrapper.__str__ gives the bare env name ("audition_v1")
         # only when its class is exactly OrderEnforcingWrapper; this subclass stands in for it
         return str(self.env) if hasattr(self, "metadata") else repr(self)
 

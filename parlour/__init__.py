@@ -2,15 +2,15 @@
 
 ```python
 import parlour  # registers the environments (nothing else is imported until it is used)
-from parlour.envs import audition_v0, awkward_guests_v0
+from parlour.envs import audition_v1, awkward_guests_v1
 
-env = audition_v0.env(num_players=2)
+env = audition_v1.env(num_players=2)
 ```
 
 Importing ``parlour`` registers the environments with PettingZoo and Gymnasium: at once when
 those libraries are already imported, else the moment they are (see :mod:`parlour._registration`).
 The installed package also ships ``parlour.pth``, which imports ``parlour`` when Python starts,
-so ``gymnasium.make("parlour/AwkwardGuestsSolo-v0")`` works in a fresh interpreter (and in
+so ``gymnasium.make("parlour/AwkwardGuestsSolo-v1")`` works in a fresh interpreter (and in
 subprocess workers) without importing anything first. Importing ``parlour`` itself is cheap:
 it loads no NumPy, Gymnasium or PettingZoo.
 

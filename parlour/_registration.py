@@ -9,7 +9,7 @@
 
 This module uses the standard library only, because the installed ``parlour.pth`` imports
 ``parlour`` (and so this module) whenever Python starts: Gymnasium 1.x has no entry-point plugin
-mechanism, and this is how ``gymnasium.make("parlour/AwkwardGuestsSolo-v0")`` works in a fresh
+mechanism, and this is how ``gymnasium.make("parlour/AwkwardGuestsSolo-v1")`` works in a fresh
 interpreter and in ``SubprocVecEnv`` workers.
 """
 
@@ -25,13 +25,13 @@ from types import ModuleType
 
 #: PettingZoo (AEC) registry id -> entry point
 AEC_ENVS: dict[str, str] = {
-    "parlour/Audition-v0": "parlour.envs.audition_v0:env",
-    "parlour/AwkwardGuests-v0": "parlour.envs.awkward_guests_v0:env",
+    "parlour/Audition-v1": "parlour.envs.audition_v1:env",
+    "parlour/AwkwardGuests-v1": "parlour.envs.awkward_guests_v1:env",
 }
 
 #: Gymnasium registry id -> entry point (single-agent envs)
 GYMNASIUM_ENVS: dict[str, str] = {
-    "parlour/AwkwardGuestsSolo-v0": "parlour.envs.awkward_guests.solo:AwkwardGuestsSoloEnv",
+    "parlour/AwkwardGuestsSolo-v1": "parlour.envs.awkward_guests.solo:AwkwardGuestsSoloEnv",
 }
 
 

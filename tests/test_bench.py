@@ -1,4 +1,4 @@
-"""Smoke tests of the benchmark harness (`parlour bench`): figures have the spec's schema."""
+"""Smoke tests of the benchmark harness (`parlour bench`): figures have the schema of docs/performance.md#targets."""
 
 from __future__ import annotations
 
@@ -29,26 +29,26 @@ def test_engine_figures_schema_and_ratios():
 
 def test_aec_figures_pair_audition_with_tictactoe(monkeypatch):
     monkeypatch.setattr(
-        aec_throughput, "peers", lambda: {"tictactoe_v3": aec_throughput.ours()["audition_v0 2p"]}
+        aec_throughput, "peers", lambda: {"tictactoe_v3": aec_throughput.ours()["audition_v1 2p"]}
     )
     figs = bench.aec_figures(steps=200, repeats=1)
     _check(figs)
-    aud = [f for f in figs if f["name"].startswith("AEC audition_v0")]
+    aud = [f for f in figs if f["name"].startswith("AEC audition_v1")]
     assert len(aud) == 5 and all(f["peer"] == "tictactoe_v3" for f in aud)
 
 
 def test_aec_figures_awkward_guests_also_without_resets(monkeypatch):
-    from parlour.envs import awkward_guests_v0
+    from parlour.envs import awkward_guests_v1
 
-    guests = lambda: awkward_guests_v0.env(num_players=1, level="easy")  # noqa: E731
-    stand_in = aec_throughput.ours()["audition_v0 2p"]  # for the hanabi peer (bench extra)
+    guests = lambda: awkward_guests_v1.env(num_players=1, level="easy")  # noqa: E731
+    stand_in = aec_throughput.ours()["audition_v1 2p"]  # for the hanabi peer (bench extra)
     monkeypatch.setattr(aec_throughput, "peers", lambda: {"hanabi_v5": stand_in})
-    monkeypatch.setattr(aec_throughput, "ours", lambda: {"awkward_guests_v0 1p easy": guests})
+    monkeypatch.setattr(aec_throughput, "ours", lambda: {"awkward_guests_v1 1p easy": guests})
     figs = bench.aec_figures(steps=60, repeats=1)
     _check(figs)
     by = {f["name"]: f for f in figs}
-    main = by["AEC awkward_guests_v0 1p easy"]
-    excl = by["AEC awkward_guests_v0 1p easy, resets excluded"]
+    main = by["AEC awkward_guests_v1 1p easy"]
+    excl = by["AEC awkward_guests_v1 1p easy, resets excluded"]
     peer = by["AEC hanabi_v5, resets excluded"]
     assert main["peer"] == "hanabi_v5"
     assert excl["peer"] == "hanabi_v5, resets excluded"
@@ -57,10 +57,10 @@ def test_aec_figures_awkward_guests_also_without_resets(monkeypatch):
 
 
 def test_aec_rates_leave_out_only_the_resets():
-    from parlour.envs import awkward_guests_v0
+    from parlour.envs import awkward_guests_v1
 
     rate, no_resets = aec_throughput.aec_rates(
-        lambda: awkward_guests_v0.env(num_players=1, level="easy"), steps=60, seed=0
+        lambda: awkward_guests_v1.env(num_players=1, level="easy"), steps=60, seed=0
     )
     assert 0 < rate <= no_resets
 

@@ -26,9 +26,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from parlour.envs import audition_v0
+    from parlour.envs import audition_v1
 
-    env = audition_v0.env(
+    env = audition_v1.env(
         num_players=args.players,
         action_cards=args.action_cards,
         uncertain_counts=args.uncertain_counts,

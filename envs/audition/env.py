@@ -1,13 +1,13 @@
-"""Audition — the PettingZoo AEC adapter (``parlour.envs.audition_v0``).
+"""Audition — the PettingZoo AEC adapter (``parlour.envs.audition_v1``).
 
 A 2–6 player set-collection card game (999 Games, design Robert Brouwer): draw a musician and
 place it with a conductor, or take a conductor with its musicians and sit out the round. Only
 soloists (exactly 1 card of a number: 1 point) and quartets (exactly 4: 5 points) score.
 
 ```python
-from parlour.envs import audition_v0
+from parlour.envs import audition_v1
 
-env = audition_v0.env(num_players=4, action_cards=("pass_left", "take_now"), render_mode="ansi")
+env = audition_v1.env(num_players=4, action_cards=("pass_left", "take_now"), render_mode="ansi")
 env.reset(seed=42)
 for agent in env.agent_iter():
     obs, reward, termination, truncation, info = env.last()
@@ -20,13 +20,13 @@ for agent in env.agent_iter():
 | Actions | ``Discrete(27)`` |
 | Agents | ``player_0 … player_{n-1}``, ``n`` in 2..6 |
 | Observation | ``{"observation": Box(0, 1, (321,), float32), "action_mask": Box(0, 1, (27,), int8)}`` |
-| Import | ``from parlour.envs import audition_v0`` (also ``pettingzoo.make("aec", "parlour/Audition-v0")`` where the registry exists) |
+| Import | ``from parlour.envs import audition_v1`` (also ``pettingzoo.make("aec", "parlour/Audition-v1")`` where the registry exists) |
 | Render modes | ``"ansi"`` (text), ``"human"`` (prints the text), ``"rgb_array"`` (a picture: ``(H, 1280, 3)`` ``uint8``, ``H`` 544 / 668 / 792 for 2 / 3–4 / 5–6 players) |
 
 Arguments
 ---------
 
-``audition_v0.env(num_players=2, action_cards=(), uncertain_counts=False, reward_mode="win",
+``audition_v1.env(num_players=2, action_cards=(), uncertain_counts=False, reward_mode="win",
 render_mode=None, seer=False)``
 
 * ``num_players`` — 2..6 (the deck is numbers ``1..9`` for 2p up to ``1..13`` for 6p; number
@@ -104,14 +104,10 @@ Rules and rulings: :mod:`parlour.envs.audition.rules`.
 Version history
 ---------------
 
-* v0: first release.
-* v0 (pictures): ``render_mode="rgb_array"`` added (no change to observations, actions, rewards
-  or trajectories; ``"ansi"`` and ``"human"`` unchanged).
-* v0 (ecosystem): ``infos[agent]`` is always ``{}``; phase, scores and winners move to
-  ``env.unwrapped.results()`` (see "Infos and results"). Each agent has its own observation and
-  action space object; ``observation_space`` / ``action_space`` of an unknown agent raise
-  ``KeyError``. ``str(env())`` is ``audition_v0``. Observations, actions, rewards and
-  trajectories are unchanged.
+| version | change |
+|---|---|
+| v0 | first release; later without a version change: ``render_mode="rgb_array"`` |
+| v1 | **infos** are always ``{}`` (libraries that batch infos — Tianshou, TorchRL, SuperSuit — work); phase, scores and winners are ``env.unwrapped.results()`` (see "Infos and results"). **Spaces**: one object per agent, ``KeyError`` for an unknown agent; ``str(env())`` is ``audition_v1``. Observations, actions, rewards and trajectories unchanged. |
 """
 
 from __future__ import annotations
@@ -136,7 +132,7 @@ class raw_env(TableGameAEC, AECEnv):
     """The unwrapped Audition AEC environment (see the module docstring)."""
 
     metadata = {
-        "name": "audition_v0",
+        "name": "audition_v1",
         "render_modes": list(RENDER_MODES),
         "is_parallelizable": False,
         "render_fps": 1,

@@ -1,7 +1,7 @@
 """Audition — the pure rules engine (no gymnasium / pettingzoo import).
 
 This module is the single source of truth for the rules of Audition (999 Games, Robert
-Brouwer) as written in ``shared/spec/audition.md``. The PettingZoo adapter
+Brouwer) as written in ``docs/rules/audition.md``. The PettingZoo adapter
 (:mod:`parlour.envs.audition.env`) only encodes what this engine exposes.
 
 Model
@@ -41,7 +41,7 @@ Decisions and phases
 | ``final`` | each player who had not taken a slot when the deck emptied, in order | ``TAKE s`` (untaken, non-empty), ``PASS`` |
 | ``over`` | nobody | none |
 
-Rulings (where the spec leaves room, decided here)
+Rulings (docs/rules/audition.md#rulings; decided where the published rules leave room)
 --------------------------------------------------
 
 * The drawn card is seen only by its drawer until it is placed face up (the other players'
@@ -183,7 +183,7 @@ def count_points(count: int) -> int:
 
 
 def win_rewards(num_players: int, winners: list[int]) -> list[float]:
-    """The zero-sum win reward of ``overview.md``: ``(n/(n-1))·[i∈W]/|W| − 1/(n-1)``."""
+    """The zero-sum win reward of ``docs/envs/audition.md#rewards``: ``(n/(n-1))·[i∈W]/|W| − 1/(n-1)``."""
     n = num_players
     share = n / (n - 1) / len(winners)
     return [(share if i in winners else 0.0) - 1.0 / (n - 1) for i in range(n)]

@@ -12,11 +12,11 @@ module              content
 ``view``            the structured, read-only view of what one player may know
 ``render``          the public table as text
 ``moves``           readable move names, the investigation sheet, the proof of a solution
-``env``             the PettingZoo AEC env (``parlour.envs.awkward_guests_v0``)
-``solo``            the solo Gymnasium env (``parlour/AwkwardGuestsSolo-v0``)
+``env``             the PettingZoo AEC env (``parlour.envs.awkward_guests_v1``)
+``solo``            the solo Gymnasium env (``parlour/AwkwardGuestsSolo-v1``)
 ==================  ===========================================================================
 
-The case engine never imports the game side. Its public API (spec §4: ``generate_case``,
+The case engine never imports the game side. Its public API (docs/case_model.md#public-api: ``generate_case``,
 ``load_case``, ``save_case``, ``solve``, ``Deduction``, ``Solution``, ``Case``, ``Card``,
 ``World``, ``LEVELS``, ``WALTON``, ``Board``, ``load_board``, ``load_classic``,
 ``classic_case_paths``) is importable from this package too.

@@ -1,4 +1,4 @@
-"""Awkward Guests: The Walton Case — the PettingZoo AEC adapter (``parlour.envs.awkward_guests_v0``).
+"""Awkward Guests: The Walton Case — the PettingZoo AEC adapter (``parlour.envs.awkward_guests_v1``).
 
 A 1–8 player murder-mystery deduction game (Megacorpin Games, design Rodrigo Gonzalo García):
 trade case cards to collect clues in your notebook, then accuse the murderer, their motive and
@@ -6,9 +6,9 @@ weapon (and, from ``medium`` on, the accomplice and their motive) before anybody
 Cases are generated procedurally (``generate_case``) or taken from the 30 classic case files.
 
 ```python
-from parlour.envs import awkward_guests_v0
+from parlour.envs import awkward_guests_v1
 
-env = awkward_guests_v0.env(num_players=4, level="easy", render_mode="ansi")
+env = awkward_guests_v1.env(num_players=4, level="easy", render_mode="ansi")
 env.reset(seed=42)
 for agent in env.agent_iter():
     obs, reward, termination, truncation, info = env.last()
@@ -21,14 +21,14 @@ for agent in env.agent_iter():
 | Actions | ``Discrete(95)`` |
 | Agents | ``player_0 … player_{n-1}``, ``n`` in 1..8 (1: the solo mode) |
 | Observation | ``{"observation": Box(0, 1, (2313,), float32), "action_mask": Box(0, 1, (95,), int8)}`` (``deduced``: 2384; ``seer`` adds 70) |
-| Import | ``from parlour.envs import awkward_guests_v0`` (also ``pettingzoo.make("aec", "parlour/AwkwardGuests-v0")`` where the registry exists) |
-| Solo Gymnasium env | ``gymnasium.make("parlour/AwkwardGuestsSolo-v0")`` (:mod:`parlour.envs.awkward_guests.solo`) |
+| Import | ``from parlour.envs import awkward_guests_v1`` (also ``pettingzoo.make("aec", "parlour/AwkwardGuests-v1")`` where the registry exists) |
+| Solo Gymnasium env | ``gymnasium.make("parlour/AwkwardGuestsSolo-v1")`` (:mod:`parlour.envs.awkward_guests.solo`) |
 | Render modes | ``"ansi"`` (text), ``"human"`` (prints the text), ``"rgb_array"`` (a picture: ``(940, 1280, 3)`` ``uint8``, every player count) |
 
 Arguments
 ---------
 
-``awkward_guests_v0.env(num_players=2, level="easy", cases="generated",
+``awkward_guests_v1.env(num_players=2, level="easy", cases="generated",
 observation_mode="notebook", deck_size=70, max_rounds=30, render_mode=None, seer=False)``
 
 * ``num_players`` — 1..8. With 1–2 players the inquiry names 4 references and received cards
@@ -147,23 +147,10 @@ Rules and rulings: :mod:`parlour.envs.awkward_guests.game`.
 Version history
 ---------------
 
-* v0: first release.
-* v0 (statistics): the final infos add ``rounds``, ``accusations``, ``wrong_accusations`` and
-  ``solved`` (no change to observations, actions, rewards or trajectories).
-* v0 (pictures): ``render_mode="rgb_array"`` added, also for the solo env (no change to
-  observations, actions, rewards or trajectories; ``"ansi"`` and ``"human"`` unchanged).
-* v0 (public record): the observation gains the ``last_turns`` block (456 floats: the public
-  record of every player's most recent turn — asked references, bids, accepted trades, cards
-  paid), so its size is 2313 (``deduced``: 2384; ``seer`` adds 70), was 1857 (1928);
-  ``player_view`` gains ``last_turns``. Actions, rewards and rules are unchanged.
-* v0 (ecosystem): ``infos[agent]`` is always ``{}``; phase, scores, winners, rounds and the
-  accusation statistics move to ``env.unwrapped.results()`` (see "Infos and results"). A
-  player who is out stays in ``env.agents`` (all-zero mask, never selected) and terminates with
-  everybody at the end of the game, where its ``−1/(n−1)`` is paid (before: terminated and paid
-  at once, removed after its ``step(None)``); every player's total reward is unchanged. Each
-  agent has its own observation and action space object; ``observation_space`` /
-  ``action_space`` of an unknown agent raise ``KeyError``. ``str(env())`` is
-  ``awkward_guests_v0``. Observations and actions are unchanged.
+| version | change |
+|---|---|
+| v0 | first release; later without a version change: the final infos add ``rounds``, ``accusations``, ``wrong_accusations``, ``solved``; ``render_mode="rgb_array"`` |
+| v1 | **infos** are always ``{}`` (libraries that batch infos — Tianshou, TorchRL, SuperSuit — work); the outcome and statistics are ``env.unwrapped.results()``. **Knock-outs**: a player who is out stays in ``env.agents`` (all-zero mask, never selected) and terminates with everybody at the end, where its ``−1/(n−1)`` is paid (v0: terminated and paid at once, removed after its ``step(None)``); every total reward is unchanged. **Observation**: the ``last_turns`` block (8 × 57 = 456 floats: the public record of every player's most recent turn — asked references, bids, accepted trades, cards paid), size 2313 (``deduced`` 2384; ``seer`` adds 70), was 1857 (1928); ``player_view`` gains ``last_turns``. **Spaces**: one object per agent, ``KeyError`` for an unknown agent; ``str(env())`` is ``awkward_guests_v1``. Actions, rules and rewards unchanged. |
 """
 
 from __future__ import annotations
@@ -281,7 +268,7 @@ class raw_env(TableGameAEC, AECEnv):
     """The unwrapped Awkward Guests AEC environment (see the module docstring)."""
 
     metadata = {
-        "name": "awkward_guests_v0",
+        "name": "awkward_guests_v1",
         "render_modes": list(RENDER_MODES),
         "is_parallelizable": False,
         "render_fps": 1,

@@ -21,7 +21,7 @@ cells are only ever set, never cleared (knowledge is never lost). The grid is th
 
 Rulings: a suspect with two different known claims gets the union of both in their row (the
 ``claimed`` flag is set by any claim; a claim "alone" sets only ``claimed`` and the room). The
-room of ``together`` / ``alone`` / ``evidence`` constrains nothing (spec §3) and has no cell.
+room of ``together`` / ``alone`` / ``evidence`` constrains nothing (docs/case_model.md#facts) and has no cell.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Awkward Guests — the public record of every player's most recent turn.
 
-Everything done openly at the table during a turn is public (spec §5): the arrows on the board
+Everything done openly at the table during a turn is public (docs/rules/awkward_guests.md): the arrows on the board
 show every player which references were asked; offered cards lie face down under a token with
 the bid's value; the chosen trades are carried out at the table, so who bid what, which bids
 were accepted and how many cards each accepted bid was paid with are seen by everyone. The

@@ -1,6 +1,6 @@
-"""Awkward Guests solo — a single-agent Gymnasium env (``parlour/AwkwardGuestsSolo-v0``).
+"""Awkward Guests solo — a single-agent Gymnasium env (``parlour/AwkwardGuestsSolo-v1``).
 
-The solo mode of spec §5 (our design; the published solo mode needs the publisher's app),
+The solo mode of docs/rules/awkward_guests.md (rulings R21, R22) (our design; the published solo mode needs the publisher's app),
 played by the same engine as the AEC env with ``num_players=1``: like two players, with the
 deck as the other player. After the inquiry (4 references) the matching cards among the top
 5 of the deck form one bid; non-matching ones and declined bid cards go to the bottom of the
@@ -10,7 +10,7 @@ deck, accepted ones are read, noted and discarded, the payment goes to the disca
 import gymnasium
 import parlour  # noqa: F401  (registers the env)
 
-env = gymnasium.make("parlour/AwkwardGuestsSolo-v0", level="easy")
+env = gymnasium.make("parlour/AwkwardGuestsSolo-v1", level="easy")
 obs, info = env.reset(seed=0)
 done = False
 while not done:
@@ -25,9 +25,9 @@ while not done:
 | Actions | ``Discrete(95)`` — the AEC layout (:mod:`parlour.envs.awkward_guests.actions`) |
 | Observation | ``Box(0, 1, (2313,), float32)`` — the AEC ``observation`` vector for one player (``deduced``: 2384; ``seer`` adds 70) |
 | Masks | ``action_masks()`` (bool, length 95), also through ``gymnasium.make``'s wrappers as ``env.get_wrapper_attr("action_masks")()`` (what SB3's ``get_action_masks`` calls on every vector env); also ``info["action_mask"]`` (int8) |
-| Name | ``metadata["name"] == "awkward_guests_solo_v0"`` |
+| Name | ``metadata["name"] == "awkward_guests_solo_v1"`` |
 | Reward | at the end only: correct accusation ``+1 − 0.01 × rounds played``; wrong ``−1``; round limit ``0`` (``truncated=True``) |
-| Render modes | ``"ansi"``, ``"human"`` (prints the text), ``"rgb_array"`` (a ``(940, 1280, 3)`` ``uint8`` picture of the table: :mod:`parlour.envs.awkward_guests.picture`); SB3's ``make_vec_env("parlour/AwkwardGuestsSolo-v0")`` asks for ``"rgb_array"`` |
+| Render modes | ``"ansi"``, ``"human"`` (prints the text), ``"rgb_array"`` (a ``(940, 1280, 3)`` ``uint8`` picture of the table: :mod:`parlour.envs.awkward_guests.picture`); SB3's ``make_vec_env("parlour/AwkwardGuestsSolo-v1")`` asks for ``"rgb_array"`` |
 | Info | ``phase``, ``action_mask``; at the end also ``result`` (``win``/``loss``/``truncated``; absent after an illegal action), ``rounds`` (the round it ended in), ``solved`` (a correct accusation) and ``is_success`` (= ``solved``, read by SB3's ``Monitor`` / logger) |
 
 Arguments: ``level="easy"``, ``cases="generated" | "classic" | [paths]``,
@@ -40,8 +40,10 @@ samples unmasked actions) passes. ``reset(seed, options)`` calls ``super().reset
 and hands ``self.np_random`` to the case source and the engine; ``options`` takes ``case``,
 ``deck`` and ``start`` as for the AEC env. Stepping after the end of an episode raises.
 
-Version history: v0 first release; v0 (ecosystem) ``metadata`` gets ``"name"`` (nothing else
-changes).
+Version history: v0 first release (later ``render_mode="rgb_array"``); v1 the observation
+gains the ``last_turns`` public record (2313 floats, was 1857; ``deduced`` 2384, was 1928),
+``metadata`` gets ``"name"``, ``action_masks()`` is reachable through ``gymnasium.make``'s
+wrappers.
 """
 
 from __future__ import annotations
@@ -67,7 +69,7 @@ class AwkwardGuestsSoloEnv(gymnasium.Env):
     """The solo Gymnasium env (see the module docstring)."""
 
     metadata = {
-        "name": "awkward_guests_solo_v0",
+        "name": "awkward_guests_solo_v1",
         "render_modes": ["ansi", "human", "rgb_array"],
         "render_fps": 1,
     }

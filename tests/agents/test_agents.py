@@ -9,7 +9,7 @@ from parlour.agents.audition_expert import ExpertAgent
 from parlour.agents.audition_greedy import GreedyAgent
 from parlour.agents.factory import make_agent
 from parlour.agents.random_agent import RandomAgent
-from parlour.envs import audition_v0
+from parlour.envs import audition_v1
 from parlour.envs.audition import rules as R
 from parlour.envs.audition.view import make_view
 
@@ -49,7 +49,7 @@ def test_scripted_agents_only_play_legal_actions(players, variant):
     opts = dict(VARIANTS[variant])
     if opts.get("action_cards") == 99:
         opts["action_cards"] = players
-    env = audition_v0.raw_env(num_players=players, **opts)
+    env = audition_v1.raw_env(num_players=players, **opts)
     for g in range(8):  # full games: random and greedy in every seat
         agents = [[RandomAgent(), GreedyAgent()][(s + g) % 2] for s in range(players)]
         assert _play(env, agents, seed=100 * players + g) > 0

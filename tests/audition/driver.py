@@ -1,6 +1,6 @@
-"""Audition test driver written from the rules (``shared/spec/audition.md``), not from the code.
+"""Audition test driver written from the rules (``docs/rules/audition.md``), not from the code.
 
-The constants below are copied from the spec tables, not imported from the implementation, and
+The constants below are copied from the rule tables (``docs/rules/audition.md``), not imported from the implementation, and
 :class:`Table` drives the **raw env** through its public API only (masks, observations through
 ``observation_layout``, ``player_view``, infos, rewards), checking every action against the mask
 before taking it. Scenario tests use it next to the engine-level helpers of
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from parlour.envs import audition_v0
+from parlour.envs import audition_v1
 from parlour.envs.audition import rules as R
 
 TOP = {2: 9, 3: 10, 4: 11, 5: 12, 6: 13}
@@ -48,7 +48,7 @@ def deck_with(n: int, top=(), bottom=()) -> list[int]:
 
 
 def points_of(counts) -> tuple[int, int]:
-    """(points, scoring quartets) per the spec: exactly 1 -> 1, exactly 4 -> 5, else 0."""
+    """(points, scoring quartets) per docs/rules/audition.md (A11): exactly 1 -> 1, exactly 4 -> 5, else 0."""
     pts = q = 0
     for c in counts:
         if c == 1:
@@ -82,7 +82,7 @@ class Table:
         render_mode=None,
     ):
         self.n = n
-        self.env = audition_v0.raw_env(
+        self.env = audition_v1.raw_env(
             num_players=n,
             action_cards=action_cards,
             uncertain_counts=uncertain,

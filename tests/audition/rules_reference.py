@@ -1,8 +1,8 @@
-"""Audition reference model: the rules as the spec states them, independent of the engine.
+"""Audition reference model: the rules as ``docs/rules/audition.md`` states them, independent of the engine.
 
 :class:`Ref` plays a game from a fixed deck order (top first), start seat and slot kinds, with
 plain Python lists; ``legal()`` lists the legal actions, ``step(a)`` applies one, and
-``expected_obs(observer, layout, uncertain)`` builds the observation the spec's layout table
+``expected_obs(observer, layout, uncertain)`` builds the observation the documented layout table (``docs/envs/audition.md``)
 describes. ``tests/audition/test_rules_reference_model.py`` runs it in lock-step with the env.
 """
 
@@ -16,7 +16,7 @@ from tests.audition.driver import CHOOSE, DRAW, KINDS, PASS, PHASES, PLACE, TAKE
 
 
 class Ref:
-    """The rules as the spec states them, independent of the implementation."""
+    """The rules as docs/rules/audition.md states them, independent of the implementation."""
 
     def __init__(self, n, kinds, deck, start, uncertain):
         self.n = n

@@ -9,7 +9,7 @@ import random
 import numpy as np
 import pytest
 
-from parlour.envs import audition_v0
+from parlour.envs import audition_v1
 from parlour.envs.audition import rules as R
 from tests.audition.driver import ACTION_KINDS, TOP, spec_deck
 
@@ -40,16 +40,16 @@ from tests.audition.driver import ACTION_KINDS, TOP, spec_deck
 )
 def test_invalid_constructor_arguments_name_the_argument(kwargs, argument):
     with pytest.raises(ValueError, match=argument):
-        audition_v0.env(**kwargs)
+        audition_v1.env(**kwargs)
 
 
 def test_error_lists_allowed_kinds():
     with pytest.raises(ValueError, match="take_now"):
-        audition_v0.env(action_cards=["bogus"])
+        audition_v1.env(action_cards=["bogus"])
 
 
 def test_invalid_reset_options():
-    env = audition_v0.raw_env(num_players=2)
+    env = audition_v1.raw_env(num_players=2)
     with pytest.raises(ValueError, match="deck"):
         env.reset(options={"deck": [1, 2, 3]})
     with pytest.raises(ValueError, match="deck"):
@@ -59,7 +59,7 @@ def test_invalid_reset_options():
 
 
 def test_illegal_action_through_env_ends_the_game_via_terminate_illegal_wrapper(caplog):
-    env = audition_v0.env(num_players=3)
+    env = audition_v1.env(num_players=3)
     env.reset(seed=0)
     offender = env.agent_selection
     env.step(R.TAKE_0)  # slots are empty: taking is illegal
@@ -70,7 +70,7 @@ def test_illegal_action_through_env_ends_the_game_via_terminate_illegal_wrapper(
 
 
 def test_out_of_bounds_action_is_rejected_by_the_wrapper():
-    env = audition_v0.env(num_players=2)
+    env = audition_v1.env(num_players=2)
     env.reset(seed=0)
     with pytest.raises(AssertionError):
         env.step(27)
@@ -89,9 +89,9 @@ def test_illegal_action_on_the_engine_raises_and_leaves_the_state_unchanged():
 
 
 def test_illegal_action_on_raw_env_raises_clear_error():
-    env = audition_v0.raw_env(num_players=2)
+    env = audition_v1.raw_env(num_players=2)
     env.reset(seed=0)
-    with pytest.raises(audition_v0.IllegalActionError, match="legal: \\['DRAW'\\]"):
+    with pytest.raises(audition_v1.IllegalActionError, match="legal: \\['DRAW'\\]"):
         env.step(R.PASS)
     env.step(R.DRAW)  # still usable afterwards
 
@@ -121,18 +121,18 @@ def test_fixed_deck_entries_must_be_ints(card):
     deck = R.full_deck(2)
     deck[0] = card
     with pytest.raises(ValueError, match="deck"):
-        audition_v0.raw_env().reset(options={"deck": deck})
+        audition_v1.raw_env().reset(options={"deck": deck})
 
 
 def test_pettingzoo_state_method_is_not_shadowed_by_hidden_state():
-    env = audition_v0.env(num_players=2)
+    env = audition_v1.env(num_players=2)
     env.reset(seed=0)
     with pytest.raises(NotImplementedError):
         env.state()
 
 
 def test_infos_are_fresh_empty_dicts_not_mutated_later():
-    env = audition_v0.env(num_players=2)
+    env = audition_v1.env(num_players=2)
     env.reset(seed=0)
     info = env.last()[4]
     assert info == {} and env.unwrapped.results()["phase"] == "turn"
@@ -153,7 +153,7 @@ def test_infos_are_fresh_empty_dicts_not_mutated_later():
     ],
 )
 def test_fixed_deck_must_be_exactly_the_games_cards(bad):
-    env = audition_v0.raw_env(num_players=2)
+    env = audition_v1.raw_env(num_players=2)
     with pytest.raises(ValueError):
         env.reset(options={"deck": bad(2), "start": 0})
 
@@ -162,7 +162,7 @@ def test_every_masked_out_action_is_rejected_and_every_masked_in_accepted():
     rng = random.Random(3)
     cards = spec_deck(3)
     rng.shuffle(cards)
-    env = audition_v0.raw_env(num_players=3, action_cards=ACTION_KINDS[:3])
+    env = audition_v1.raw_env(num_players=3, action_cards=ACTION_KINDS[:3])
     env.reset(seed=0, options={"deck": cards, "start": 0})
     checked = 0
     while not all(env.terminations.values()):

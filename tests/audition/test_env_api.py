@@ -1,4 +1,4 @@
-"""``audition_v0`` as an env: PettingZoo compliance of the option combinations the conformance
+"""``audition_v1`` as an env: PettingZoo compliance of the option combinations the conformance
 suite does not run, metadata and spaces, rewards and infos, render, ``player_view``, the
 action-id layout and the registry.
 
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-from parlour.envs import audition_v0
+from parlour.envs import audition_v1
 from parlour.envs.audition import rules as R
 from parlour.train.games import get_game
 from tests.audition.driver import DRAW, PLACE, Table
@@ -36,7 +36,7 @@ def _table(env) -> tuple:
 
 def _registry_configuration(cfg: dict) -> bool:
     """Whether ``cfg`` builds the same table as a configuration the conformance suite runs."""
-    mine = _table(audition_v0.raw_env(**cfg))
+    mine = _table(audition_v1.raw_env(**cfg))
     spec = get_game("audition")
     return any(
         _table(spec.factory()(**{spec.players_option: n}, **options)) == mine
@@ -53,28 +53,28 @@ def _id(cfg: dict) -> str:
 
 @pytest.mark.parametrize("cfg", CONFIGS, ids=_id)
 def test_api_test(cfg):
-    api_test(audition_v0.env(**cfg), num_cycles=300)
+    api_test(audition_v1.env(**cfg), num_cycles=300)
 
 
 @pytest.mark.parametrize("cfg", CONFIGS, ids=_id)
 def test_seed_test(cfg):
-    seed_test(lambda: audition_v0.env(**cfg), num_cycles=300)
+    seed_test(lambda: audition_v1.env(**cfg), num_cycles=300)
 
 
 def test_raw_env_api_test():
-    api_test(audition_v0.raw_env(num_players=5, action_cards=2), num_cycles=300)
+    api_test(audition_v1.raw_env(num_players=5, action_cards=2), num_cycles=300)
 
 
 def test_metadata_and_one_space_object_per_agent():
-    env = audition_v0.env(num_players=4)
+    env = audition_v1.env(num_players=4)
     raw = env.unwrapped
     assert raw.metadata == {
-        "name": "audition_v0",
+        "name": "audition_v1",
         "render_modes": ["ansi", "human", "rgb_array"],
         "is_parallelizable": False,
         "render_fps": 1,
     }
-    assert str(env) == str(raw) == "audition_v0"
+    assert str(env) == str(raw) == "audition_v1"
     assert env.possible_agents == ["player_0", "player_1", "player_2", "player_3"]
     # PettingZoo's convention: a separate (equal) space object per agent, the same one each call
     for get in (env.observation_space, env.action_space):
@@ -96,14 +96,14 @@ def test_metadata_and_one_space_object_per_agent():
     assert env.action_space("player_1").n == 27
     # one size for every player count
     sizes = {
-        audition_v0.raw_env(num_players=n).observation_space("player_0")["observation"].shape
+        audition_v1.raw_env(num_players=n).observation_space("player_0")["observation"].shape
         for n in range(2, 7)
     }
     assert sizes == {(321,)}
 
 
 def test_masks_zero_for_others_and_rewards_zero_sum_with_results():
-    env = audition_v0.env(num_players=4, action_cards=4)
+    env = audition_v1.env(num_players=4, action_cards=4)
     env.reset(seed=3)
     rng = np.random.default_rng(0)
     total = {a: 0.0 for a in env.possible_agents}
@@ -133,7 +133,7 @@ def test_masks_zero_for_others_and_rewards_zero_sum_with_results():
 
 
 def test_score_reward_mode_pays_points_minus_mean():
-    env = audition_v0.raw_env(num_players=3, reward_mode="score")
+    env = audition_v1.raw_env(num_players=3, reward_mode="score")
     env.reset(seed=9)
     rng = np.random.default_rng(1)
     while not all(env.terminations.values()):
@@ -149,7 +149,7 @@ def test_score_reward_mode_pays_points_minus_mean():
 
 
 def test_render_ansi_shows_the_public_table_only():
-    env = audition_v0.env(num_players=2, render_mode="ansi")
+    env = audition_v1.env(num_players=2, render_mode="ansi")
     env.reset(options={"deck": deck_with_top(2, [9]), "start": 0})
     env.step(R.DRAW)  # player_0 holds the 9 (no other 9 is visible anywhere yet)
     text = env.render()
@@ -160,7 +160,7 @@ def test_render_ansi_shows_the_public_table_only():
 
 
 def test_player_view_matches_the_state_for_its_agent():
-    env = audition_v0.raw_env(num_players=3, action_cards=["pass_left"])
+    env = audition_v1.raw_env(num_players=3, action_cards=["pass_left"])
     env.reset(seed=2)
     env.step(R.DRAW)
     cur = env.agent_selection
@@ -177,7 +177,7 @@ def test_player_view_matches_the_state_for_its_agent():
 def test_registered_in_pettingzoo_registry():
     import pettingzoo
 
-    e = pettingzoo.make("aec", "parlour/Audition-v0", num_players=5)
+    e = pettingzoo.make("aec", "parlour/Audition-v1", num_players=5)
     e.reset(seed=0)
     assert e.unwrapped.config.num_players == 5
 

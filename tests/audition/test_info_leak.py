@@ -8,7 +8,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from parlour.envs import audition_v0
+from parlour.envs import audition_v1
 from parlour.envs.audition import rules as R
 from tests.audition.driver import DRAW, PLACE, Table, spec_deck
 
@@ -42,7 +42,7 @@ def test_unseen_card_order_does_not_leak(n, uncertain, action_cards, seed, data)
     deck_b = list(deck_a)
     deck_b[i], deck_b[j] = deck_b[j], deck_b[i]
     kwargs = dict(num_players=n, action_cards=n if action_cards else (), uncertain_counts=uncertain)
-    env_a, env_b = audition_v0.raw_env(**kwargs), audition_v0.raw_env(**kwargs)
+    env_a, env_b = audition_v1.raw_env(**kwargs), audition_v1.raw_env(**kwargs)
     env_a.reset(seed=seed, options={"deck": deck_a, "start": 0})
     env_b.reset(seed=seed, options={"deck": deck_b, "start": 0})  # same action-card slots
     in_deck = len(env_a.game.deck)
@@ -69,8 +69,8 @@ def test_removed_cards_never_show():
     deck = R.full_deck(n)[::-1]  # top: the 10s ... bottom: 1; removed: the last five
     other = list(deck)
     other[-1], other[-6] = other[-6], other[-1]  # swap a removed card with the deck's last card
-    env_a = audition_v0.raw_env(num_players=n, uncertain_counts=True)
-    env_b = audition_v0.raw_env(num_players=n, uncertain_counts=True)
+    env_a = audition_v1.raw_env(num_players=n, uncertain_counts=True)
+    env_b = audition_v1.raw_env(num_players=n, uncertain_counts=True)
     env_a.reset(options={"deck": deck, "start": 0})
     env_b.reset(options={"deck": other, "start": 0})
     rng = np.random.default_rng(0)

@@ -1,5 +1,5 @@
 """Audition's observation: the layout covers the vector in order, contents are egocentric and in
-range, and the optimised encoder equals a plain reference encoding written from the spec
+range, and the optimised encoder equals a plain reference encoding written from docs/envs/audition.md#observation-space
 (for every observer, at every step of random games).
 """
 
@@ -10,14 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from parlour.envs import audition_v0
+from parlour.envs import audition_v1
 from parlour.envs.audition import rules as R
 from tests.audition.driver import Table, points_of
 from tests.audition.helpers import deck_with_top
 
 
 def test_observation_layout_covers_the_vector_in_order():
-    raw = audition_v0.raw_env(num_players=3)
+    raw = audition_v1.raw_env(num_players=3)
     layout = raw.observation_layout
     pos = 0
     for sl in layout.values():
@@ -27,13 +27,13 @@ def test_observation_layout_covers_the_vector_in_order():
     assert {"phase", "drawn_card", "slots", "players", "unseen", "deck_size", "discard"} <= set(
         layout
     )
-    seer = audition_v0.raw_env(num_players=3, seer=True)
+    seer = audition_v1.raw_env(num_players=3, seer=True)
     assert "seer_next" in seer.observation_layout
     assert seer.observation_space("player_0")["observation"].shape[0] == pos + 39
 
 
 def test_observation_contents_are_egocentric_and_in_range():
-    env = audition_v0.raw_env(num_players=3)
+    env = audition_v1.raw_env(num_players=3)
     env.reset(options={"deck": deck_with_top(3, [5]), "start": 1})
     L = env.observation_layout
     env.step(R.DRAW)  # player_1 holds the 5
@@ -133,7 +133,7 @@ def reference(state: R.AuditionState, observer: int, layout: dict[str, slice]) -
     seed=st.integers(0, 2**31),
 )
 def test_encoder_matches_reference_for_every_observer(n, cards, uncertain, seed):
-    env = audition_v0.raw_env(
+    env = audition_v1.raw_env(
         num_players=n, action_cards=n if cards else (), uncertain_counts=uncertain
     )
     rng = np.random.default_rng(seed)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from parlour.envs import audition_v0
+from parlour.envs import audition_v1
 from parlour.envs.audition import observation as O
 from parlour.envs.audition import rules as R
 
@@ -24,7 +24,7 @@ def test_the_pieces_tile_the_vector_and_the_fields_tile_a_row():
 
 @pytest.mark.parametrize("players", [2, 4, 6])
 def test_named_views_hold_the_engine_state(players):
-    env = audition_v0.raw_env(num_players=players, action_cards=2)
+    env = audition_v1.raw_env(num_players=players, action_cards=2)
     env.reset(seed=players)
     rng = np.random.default_rng(players)
     for _ in range(40):
@@ -54,7 +54,7 @@ def test_named_views_hold_the_engine_state(players):
 def test_views_of_a_torch_batch_keep_the_batch_shape():
     torch = pytest.importorskip("torch")
 
-    env = audition_v0.raw_env(num_players=3)
+    env = audition_v1.raw_env(num_players=3)
     env.reset(seed=0)
     batch = torch.as_tensor(np.stack([env.observe(a)["observation"] for a in env.possible_agents]))
     view = O.ObservationView(batch)

@@ -13,7 +13,7 @@ import pytest
 from pettingzoo.test import render_test
 from PIL import Image
 
-from parlour.envs import audition_v0
+from parlour.envs import audition_v1
 from parlour.envs.audition import rules as R
 from parlour.envs.audition.picture import image_size
 from parlour.envs.picture_kit import save_picture
@@ -24,7 +24,7 @@ SIZES = {2: (544, 1280), 3: (668, 1280), 4: (668, 1280), 5: (792, 1280), 6: (792
 
 
 def _env(num_players: int = 4, seer: bool = False, **kwargs):
-    return audition_v0.env(num_players=num_players, render_mode="rgb_array", seer=seer, **kwargs)
+    return audition_v1.env(num_players=num_players, render_mode="rgb_array", seer=seer, **kwargs)
 
 
 def _picture(deck: list[int], actions=(), seer: bool = False, **kwargs) -> np.ndarray:
@@ -45,14 +45,14 @@ def _assert_picture(img, shape) -> None:
 
 
 def test_render_modes_in_metadata_and_documented():
-    assert audition_v0.raw_env.metadata["render_modes"] == ["ansi", "human", "rgb_array"]
-    assert '"rgb_array"' in audition_v0.__doc__
-    assert "(H, 1280, 3)" in audition_v0.__doc__ and "544 / 668 / 792" in audition_v0.__doc__
+    assert audition_v1.raw_env.metadata["render_modes"] == ["ansi", "human", "rgb_array"]
+    assert '"rgb_array"' in audition_v1.__doc__
+    assert "(H, 1280, 3)" in audition_v1.__doc__ and "544 / 668 / 792" in audition_v1.__doc__
 
 
 def test_pettingzoo_render_test(capsys):
     render_test(
-        lambda render_mode=None: audition_v0.env(
+        lambda render_mode=None: audition_v1.env(
             num_players=3, action_cards=2, uncertain_counts=True, render_mode=render_mode
         )
     )
@@ -128,7 +128,7 @@ def test_hidden_information_through_random_games():
     of random games never changes the public picture."""
     rng = np.random.default_rng(11)
     for seed in range(2):
-        env = audition_v0.raw_env(
+        env = audition_v1.raw_env(
             num_players=5, action_cards=3, uncertain_counts=True, render_mode="rgb_array"
         )
         env.reset(seed=seed)
@@ -149,10 +149,10 @@ def test_hidden_information_through_random_games():
 
 
 def test_ansi_and_human_unchanged(capsys):
-    env = audition_v0.env(num_players=2, render_mode="ansi")
+    env = audition_v1.env(num_players=2, render_mode="ansi")
     env.reset(seed=0)
     assert isinstance(env.render(), str)
-    env = audition_v0.env(num_players=2, render_mode="human")
+    env = audition_v1.env(num_players=2, render_mode="human")
     env.reset(seed=0)
     assert env.render() is None
     assert "Audition, 2 players" in capsys.readouterr().out

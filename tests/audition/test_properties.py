@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from parlour.envs import audition_v0
+from parlour.envs import audition_v1
 from parlour.envs.audition import rules as R
 
 
@@ -104,7 +104,7 @@ def test_same_seed_same_trajectory_through_env(cfg, seed):
     )
 
     def run():
-        env = audition_v0.env(**kwargs)
+        env = audition_v1.env(**kwargs)
         env.reset(seed=seed)
         rng = np.random.default_rng(seed)
         out = []

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from parlour.envs import audition_v0
+from parlour.envs import audition_v1
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "audition_trajectories.json"
 CONFIGS = {
@@ -29,7 +29,7 @@ SEEDS = (0, 1, 2)
 
 
 def digest(kwargs: dict, seed: int) -> str:
-    env = audition_v0.env(**kwargs)
+    env = audition_v1.env(**kwargs)
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
     h = hashlib.sha256()

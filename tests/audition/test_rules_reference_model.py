@@ -10,7 +10,7 @@ import random
 import numpy as np
 import pytest
 
-from parlour.envs import audition_v0
+from parlour.envs import audition_v1
 from tests.audition.driver import ACTION_KINDS, DECK_SIZE, DRAW, spec_deck, spec_win_reward
 from tests.audition.rules_reference import Ref
 
@@ -35,7 +35,7 @@ def test_random_games_match_reference_model(n, action_cards, uncertain):
         cards = spec_deck(n)
         rng.shuffle(cards)
         start = rng.randrange(n)
-        env = audition_v0.raw_env(
+        env = audition_v1.raw_env(
             num_players=n, action_cards=action_cards, uncertain_counts=uncertain
         )
         env.reset(seed=game, options={"deck": cards, "start": start})

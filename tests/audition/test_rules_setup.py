@@ -12,7 +12,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from parlour.envs import audition_v0
+from parlour.envs import audition_v1
 from parlour.envs.audition import rules as R
 from tests.audition.driver import DECK_SIZE, DRAW, TOP, Table, deck_with, spec_deck
 from tests.audition.helpers import deck_with_top, draw_place, game, simple_policy
@@ -20,7 +20,7 @@ from tests.audition.helpers import deck_with_top, draw_place, game, simple_polic
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
 def test_setup_deck_composition_and_sizes(n):
-    env = audition_v0.raw_env(num_players=n)
+    env = audition_v1.raw_env(num_players=n)
     env.reset(seed=3)
     v = env.player_view("player_0")
     assert v.deck_size == DECK_SIZE[n] == len(spec_deck(n))
@@ -36,7 +36,7 @@ def test_setup_deck_composition_and_sizes(n):
     with pytest.raises(KeyError):
         env.observation_space(f"player_{n}")
     sizes = {
-        audition_v0.raw_env(num_players=k, action_cards=k, uncertain_counts=bool(k % 2))
+        audition_v1.raw_env(num_players=k, action_cards=k, uncertain_counts=bool(k % 2))
         .observation_space("player_0")["observation"]
         .shape
         for k in range(2, 7)
@@ -58,7 +58,7 @@ def test_action_card_list_takes_slots_in_order_and_int_draws_distinct_kinds():
     assert [s.kind for s in g.view(0).slots] == ["take_now", "max_two", "conductor", "conductor"]
     assert [s.capacity for s in g.view(0).slots] == [4, 2, 4, 4]
     for seed in range(5):
-        env = audition_v0.raw_env(num_players=5, action_cards=3)
+        env = audition_v1.raw_env(num_players=5, action_cards=3)
         env.reset(seed=seed)
         kinds = [s.kind for s in env.player_view("player_0").slots]
         actions = [k for k in kinds if k != "conductor"]
@@ -67,7 +67,7 @@ def test_action_card_list_takes_slots_in_order_and_int_draws_distinct_kinds():
 
 def test_start_seat_and_action_card_slots_are_random_without_options():
     starts, layouts = set(), set()
-    env = audition_v0.raw_env(num_players=3, action_cards=2)
+    env = audition_v1.raw_env(num_players=3, action_cards=2)
     for seed in range(40):
         env.reset(seed=seed)
         starts.add(env.agent_selection)

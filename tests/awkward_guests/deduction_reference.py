@@ -82,7 +82,7 @@ def _route_exists(start_room: str, weapon_room: str, unused: set) -> bool:
 
 
 def reference_solve(facts: list[dict], accomplice_possible: bool) -> set[Solution]:
-    """Literal enumeration of the spec's consistency definition (slow)."""
+    """Literal enumeration of the consistency definition of docs/case_model.md#consistency (slow)."""
     loc_facts = [
         f for f in facts if f["type"] in ("seen_before", "seen_at_murder", "guest_count", "claim")
     ]

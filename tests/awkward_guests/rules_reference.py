@@ -1,4 +1,4 @@
-"""Awkward Guests reference model: the rules of spec §5 written independently of the engine.
+"""Awkward Guests reference model: the rules of docs/rules/awkward_guests.md written independently of the engine.
 
 :class:`RefGame` is a coroutine: ``run()`` yields ``(seat, decision, legal_action_set)`` for
 every decision and receives the action taken; its state (hands, notebooks, deck, piles, bids,
@@ -31,7 +31,7 @@ from .scenario_helpers import (
 
 
 class RefGame:
-    """The rules of spec §5 written independently, as a coroutine.
+    """The rules of docs/rules/awkward_guests.md written independently, as a coroutine.
 
     ``run()`` yields ``(seat, decision, legal_action_set)`` and receives the action taken.
     """

@@ -1,6 +1,6 @@
-"""Awkward Guests scenario helpers: the spec's constants, hand-built cases and scripted play.
+"""Awkward Guests scenario helpers: the rules' constants, hand-built cases and scripted play.
 
-The constants are copied from the spec tables (``shared/spec/awkward_guests.md``), not imported
+The constants are copied from the rule tables (``docs/rules/awkward_guests.md``, ``docs/case_model.md``), not imported
 from the implementation: the action layout (``REF0`` … ``NACT``), the board's suspects,
 motives, rooms, weapons and fact types. The cards have known trading values (asserted when
 built; :mod:`tests.awkward_guests.game_helpers` has the general builders ``v1``/``v2``/``v3``):
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from parlour.envs import awkward_guests_v0
+from parlour.envs import awkward_guests_v1
 from parlour.envs.awkward_guests import game as G
 from parlour.envs.awkward_guests.case.cards import make_card
 from parlour.envs.awkward_guests.case.solution import Solution
@@ -101,7 +101,7 @@ FACT_TYPES = [
 PHASES = ["inquiry", "offer", "exchange", "solution", "discard", "over"]
 ACCOMPLICE_LEVELS = {"medium", "hard", "very_hard", "expert"}
 
-# action layout (§6)
+# action layout (docs/envs/awkward_guests.md#action-space)
 REF0, CARD0, YES, NO, SUS0, MOT0, WEA0, NOACC, NACT = 0, 16, 48, 49, 50, 56, 74, 94, 95
 
 
@@ -203,7 +203,7 @@ def engine(case, n, deck=None, start=0, max_rounds=30, seed=0):
 
 
 def new_env(case, n, deck=None, start=0, max_rounds=30, seed=0, **kw):
-    env = awkward_guests_v0.raw_env(num_players=n, level=case.level, max_rounds=max_rounds, **kw)
+    env = awkward_guests_v1.raw_env(num_players=n, level=case.level, max_rounds=max_rounds, **kw)
     opts = {"case": case, "start": start}
     if deck is not None:
         opts["deck"] = deck

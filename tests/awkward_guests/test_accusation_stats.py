@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from parlour.envs import awkward_guests_v0
+from parlour.envs import awkward_guests_v1
 from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests import game as G
 from parlour.envs.awkward_guests.case.solution import Solution
@@ -132,7 +132,7 @@ def _play_env(env: Any, accusations: list[Solution | None]) -> tuple[list[dict],
 
 def test_env_results_count_accusations_wrong_ones_and_solvers():
     case = case40()
-    env = awkward_guests_v0.raw_env(num_players=3, level="easy")
+    env = awkward_guests_v1.raw_env(num_players=3, level="easy")
     env.reset(seed=0, options={"case": case, "deck": deal_deck(case, HANDS3), "start": 0})
     # round 1: seat 0 wrong, 1 and 2 go on; the new phase: nobody; round 2: seat 1 correct
     during, final = _play_env(env, [WRONG, None, None, None, None, SOLUTION, None])
@@ -161,7 +161,7 @@ def test_env_results_count_accusations_wrong_ones_and_solvers():
 
 def test_env_results_at_truncation_and_with_the_wrapped_env():
     case = case40()
-    env = awkward_guests_v0.env(num_players=2, level="easy", max_rounds=2)
+    env = awkward_guests_v1.env(num_players=2, level="easy", max_rounds=2)
     env.reset(seed=0, options={"case": case, "deck": deal_deck(case, HANDS3[:2]), "start": 1})
     _, final = _play_env(env.unwrapped, [None] * 4)
     assert final["winners"] == [] and final["rounds"] == 2 and final["result"] == "truncated"

@@ -1,4 +1,4 @@
-"""The Walton board data: ids and orders exactly as the spec, and the board file validation."""
+"""The Walton board data: ids and orders exactly as docs/case_model.md#board, and the board file validation."""
 
 from __future__ import annotations
 

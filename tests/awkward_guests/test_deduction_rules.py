@@ -320,7 +320,7 @@ def test_rule5_all_three_motives_refuted_means_innocent(acc):
 @pytest.mark.parametrize("acc", [False, True])
 def test_rule6_a_missing_sign_rules_out_its_four_weapons(acc):
     got = sols([sign_absent("burn_marks")], acc)
-    leaving = {"shotgun", "derringer", "pesticide", "rope"}  # spec table
+    leaving = {"shotgun", "derringer", "pesticide", "rope"}  # docs/case_model.md#signs-and-weapons
     assert got == {s for s in everything(acc) if s.weapon not in leaving}
     assert {s.weapon for s in got} == {w.id for w in WALTON.weapons} - leaving
 

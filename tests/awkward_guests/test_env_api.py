@@ -1,4 +1,4 @@
-"""PettingZoo compliance of ``awkward_guests_v0`` (1–8 players, several levels) and env
+"""PettingZoo compliance of ``awkward_guests_v1`` (1–8 players, several levels) and env
 behaviour: spaces, layout, rewards, infos and results, render, pickling, views, registry,
 options."""
 
@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pettingzoo.test import api_test, seed_test
 
-from parlour.envs import awkward_guests_v0
+from parlour.envs import awkward_guests_v1
 from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests import game as G
 from parlour.envs.awkward_guests.case.deduction import Deduction
@@ -78,28 +78,28 @@ def _id(cfg: dict) -> str:
 
 @pytest.mark.parametrize("cfg", CONFIGS, ids=_id)
 def test_api_test(cfg):
-    api_test(awkward_guests_v0.env(**_kwargs(cfg)), num_cycles=60)
+    api_test(awkward_guests_v1.env(**_kwargs(cfg)), num_cycles=60)
 
 
 @pytest.mark.parametrize("cfg", CONFIGS, ids=_id)
 def test_seed_test(cfg):
     kw = _kwargs(cfg)
-    seed_test(lambda: awkward_guests_v0.env(**kw), num_cycles=60)
+    seed_test(lambda: awkward_guests_v1.env(**kw), num_cycles=60)
 
 
 def test_raw_env_api_test():
-    api_test(awkward_guests_v0.raw_env(num_players=5, cases=_cases("easy")), num_cycles=60)
+    api_test(awkward_guests_v1.raw_env(num_players=5, cases=_cases("easy")), num_cycles=60)
 
 
 def test_metadata_and_one_space_object_per_agent_of_one_size():
-    env = awkward_guests_v0.env(num_players=4, cases=_cases("easy"))
+    env = awkward_guests_v1.env(num_players=4, cases=_cases("easy"))
     assert env.unwrapped.metadata == {
-        "name": "awkward_guests_v0",
+        "name": "awkward_guests_v1",
         "render_modes": ["ansi", "human", "rgb_array"],
         "is_parallelizable": False,
         "render_fps": 1,
     }
-    assert str(env) == str(env.unwrapped) == "awkward_guests_v0"
+    assert str(env) == str(env.unwrapped) == "awkward_guests_v1"
     assert env.possible_agents == [f"player_{i}" for i in range(4)]
     # PettingZoo's convention: a separate (equal) space object per agent, the same one each call
     for get in (env.observation_space, env.action_space):
@@ -110,22 +110,22 @@ def test_metadata_and_one_space_object_per_agent_of_one_size():
             get("nobody")
     assert env.action_space("player_1").n == 95
     sizes = {
-        awkward_guests_v0.raw_env(num_players=n, level=lv, cases=_cases(lv))
+        awkward_guests_v1.raw_env(num_players=n, level=lv, cases=_cases(lv))
         .observation_space("player_0")["observation"]
         .shape
         for n, lv in LEVEL_OF.items()
     }
     assert sizes == {(2313,)}
-    deduced = awkward_guests_v0.raw_env(cases=_cases("easy"), observation_mode="deduced")
+    deduced = awkward_guests_v1.raw_env(cases=_cases("easy"), observation_mode="deduced")
     assert deduced.observation_space("player_0")["observation"].shape == (2384,)
-    seer = awkward_guests_v0.raw_env(cases=_cases("easy"), seer=True)
+    seer = awkward_guests_v1.raw_env(cases=_cases("easy"), seer=True)
     assert seer.observation_space("player_0")["observation"].shape == (2383,)
-    doc = awkward_guests_v0.__doc__
+    doc = awkward_guests_v1.__doc__
     assert "2313" in doc and "2384" in doc  # the documented sizes are the real ones
 
 
 def test_observation_layout_covers_the_vector_in_order():
-    raw = awkward_guests_v0.raw_env(num_players=3, cases=_cases("easy"), seer=True)
+    raw = awkward_guests_v1.raw_env(num_players=3, cases=_cases("easy"), seer=True)
     pos = 0
     for sl in raw.observation_layout.values():
         assert sl.start == pos
@@ -174,7 +174,7 @@ def _play_random(env, rng, policy=None):
 
 @pytest.mark.parametrize("n", [2, 3, 5, 8])
 def test_rewards_are_zero_sum_and_final_results(n):
-    env = awkward_guests_v0.env(num_players=n, level="medium", cases=_cases("medium"))
+    env = awkward_guests_v1.env(num_players=n, level="medium", cases=_cases("medium"))
     rng = np.random.default_rng(n)
     seen_results = set()
     knocked_out = 0
@@ -202,7 +202,7 @@ def test_rewards_are_zero_sum_and_final_results(n):
 def _knock_out_player_0(max_rounds: int):
     """3 players; player_0 accuses wrongly in the Solution phase of round 1, the others go on."""
     case = padded_case([v3(1), v1(2)], total=40)
-    env = awkward_guests_v0.env(num_players=3, cases=[case], max_rounds=max_rounds)
+    env = awkward_guests_v1.env(num_players=3, cases=[case], max_rounds=max_rounds)
     env.reset(seed=0, options={"start": 0})
     raw = env.unwrapped
     while raw.game.decision != G.D_SOLUTION:  # quick round: ask, nobody offers
@@ -271,7 +271,7 @@ def test_a_player_who_is_out_terminates_while_the_others_are_truncated_at_the_ro
 
 
 def test_truncation_sets_truncations_and_pays_the_draw():
-    env = awkward_guests_v0.env(num_players=4, cases=_cases("easy"), max_rounds=1)
+    env = awkward_guests_v1.env(num_players=4, cases=_cases("easy"), max_rounds=1)
     env.reset(seed=3)
 
     def never_accuse(env_, obs):
@@ -287,20 +287,20 @@ def test_truncation_sets_truncations_and_pays_the_draw():
 
 def test_render_ansi_shows_the_public_table_only():
     case = padded_case([v3(1), v1(2)], total=40)
-    env = awkward_guests_v0.env(num_players=3, cases=[case], render_mode="ansi")
+    env = awkward_guests_v1.env(num_players=3, cases=[case], render_mode="ansi")
     env.reset(seed=1)
     text = env.render()
     assert isinstance(text, str) and "player_0" in text and "round 1/30" in text
     for card in case.cards:  # no hand card text is shown
         assert card.text not in text
-    env2 = awkward_guests_v0.env(num_players=3, cases=[case])
+    env2 = awkward_guests_v1.env(num_players=3, cases=[case])
     env2.reset(seed=1)
     with pytest.warns(UserWarning):
         assert env2.render() is None
 
 
 def test_player_view_matches_the_observation_for_its_agent():
-    env = awkward_guests_v0.raw_env(num_players=3, cases=_cases("easy"))
+    env = awkward_guests_v1.raw_env(num_players=3, cases=_cases("easy"))
     env.reset(seed=2)
     cur = env.agent_selection
     v = env.player_view(cur)
@@ -320,7 +320,7 @@ def test_player_view_matches_the_observation_for_its_agent():
 
 
 def test_deduced_mode_matches_the_deduction_engine_over_the_notebook():
-    env = awkward_guests_v0.raw_env(
+    env = awkward_guests_v1.raw_env(
         num_players=2, level="medium", cases=_cases("medium"), observation_mode="deduced"
     )
     env.reset(seed=5)
@@ -352,7 +352,7 @@ def test_deduced_mode_matches_the_deduction_engine_over_the_notebook():
 
 
 def test_seer_appends_the_solution():
-    env = awkward_guests_v0.raw_env(
+    env = awkward_guests_v1.raw_env(
         num_players=2, cases=_cases("medium"), level="medium", seer=True
     )
     env.reset(seed=0)
@@ -370,7 +370,7 @@ def test_reset_options_case_path_deck_and_start(tmp_path):
     case = generated_case("hard", 3)
     path = tmp_path / "c.json"
     save_case(case, path)
-    env = awkward_guests_v0.raw_env(num_players=3)
+    env = awkward_guests_v1.raw_env(num_players=3)
     deck = [c.id for c in case.cards][::-1]
     env.reset(seed=0, options={"case": str(path), "deck": deck, "start": 2})
     assert env.game.case.level == "hard" and env.agent_selection == "player_2"
@@ -387,8 +387,8 @@ def test_reset_options_case_path_deck_and_start(tmp_path):
 
 
 def test_generated_cases_follow_the_seed_and_the_level():
-    e1 = awkward_guests_v0.raw_env(num_players=2, level="very_hard")
-    e2 = awkward_guests_v0.raw_env(num_players=2, level="very_hard")
+    e1 = awkward_guests_v1.raw_env(num_players=2, level="very_hard")
+    e2 = awkward_guests_v1.raw_env(num_players=2, level="very_hard")
     e1.reset(seed=7)
     e2.reset(seed=7)
     assert e1.game.case.to_json() == e2.game.case.to_json()
@@ -400,7 +400,7 @@ def test_generated_cases_follow_the_seed_and_the_level():
 def test_registered_in_pettingzoo_registry():
     import pettingzoo
 
-    e = pettingzoo.make("aec", "parlour/AwkwardGuests-v0", num_players=5, cases=_cases("easy"))
+    e = pettingzoo.make("aec", "parlour/AwkwardGuests-v1", num_players=5, cases=_cases("easy"))
     e.reset(seed=0)
     assert e.unwrapped.config.num_players == 5
 
@@ -430,14 +430,14 @@ def test_registered_in_pettingzoo_registry():
 )
 def test_invalid_constructor_arguments_name_the_argument(kwargs, argument):
     with pytest.raises(ValueError, match=argument):
-        awkward_guests_v0.env(**kwargs)
+        awkward_guests_v1.env(**kwargs)
 
 
 def test_error_lists_the_allowed_values():
     with pytest.raises(ValueError, match="very_hard"):
-        awkward_guests_v0.env(level="nightmare")
+        awkward_guests_v1.env(level="nightmare")
     with pytest.raises(ValueError, match="classic"):
-        awkward_guests_v0.env(cases="all")
+        awkward_guests_v1.env(cases="all")
 
 
 def test_malformed_case_file_raises_in_the_constructor(tmp_path):
@@ -451,18 +451,18 @@ def test_malformed_case_file_raises_in_the_constructor(tmp_path):
     bad.write_text(json.dumps(d))
     broken = tmp_path / "broken.json"
     broken.write_text("{not json")
-    env = awkward_guests_v0.env(cases=[str(good)])
+    env = awkward_guests_v1.env(cases=[str(good)])
     env.reset(seed=0)
     with pytest.raises(ValueError, match=r"cases\[1\].*value"):
-        awkward_guests_v0.env(cases=[str(good), str(bad)])
+        awkward_guests_v1.env(cases=[str(good), str(bad)])
     with pytest.raises(ValueError, match=r"cases\[0\].*JSON"):
-        awkward_guests_v0.env(cases=[str(broken)])
+        awkward_guests_v1.env(cases=[str(broken)])
     with pytest.raises(ValueError, match=r"cases\[0\].*cannot read"):
-        awkward_guests_v0.env(cases=[str(tmp_path / "missing.json")])
+        awkward_guests_v1.env(cases=[str(tmp_path / "missing.json")])
 
 
 def test_illegal_action_through_env_ends_the_game_via_terminate_illegal_wrapper(caplog):
-    env = awkward_guests_v0.env(num_players=3, cases=_cases("easy"))
+    env = awkward_guests_v1.env(num_players=3, cases=_cases("easy"))
     env.reset(seed=0)
     offender = env.agent_selection
     env.step(A.YES)  # illegal in the inquiry
@@ -473,17 +473,17 @@ def test_illegal_action_through_env_ends_the_game_via_terminate_illegal_wrapper(
 
 
 def test_out_of_bounds_action_is_rejected_by_the_wrapper():
-    env = awkward_guests_v0.env(num_players=2, cases=_cases("easy"))
+    env = awkward_guests_v1.env(num_players=2, cases=_cases("easy"))
     env.reset(seed=0)
     with pytest.raises(AssertionError):
         env.step(95)
 
 
 def test_illegal_action_on_raw_env_raises_clear_error_and_changes_nothing():
-    env = awkward_guests_v0.raw_env(num_players=2, cases=_cases("easy"))
+    env = awkward_guests_v1.raw_env(num_players=2, cases=_cases("easy"))
     env.reset(seed=0)
     before = pickle.dumps(env.game)
-    with pytest.raises(awkward_guests_v0.IllegalActionError, match="'inquiry'"):
+    with pytest.raises(awkward_guests_v1.IllegalActionError, match="'inquiry'"):
         env.step(A.NO)
     assert pickle.dumps(env.game) == before
     env.step(A.REF_0)  # still usable afterwards
@@ -497,7 +497,7 @@ def test_illegal_action_on_raw_env_raises_clear_error_and_changes_nothing():
     seed=st.integers(0, 2**31),
 )
 def test_rewards_sum_to_zero_over_random_games_with_eliminations(n, level, p_accuse, seed):
-    env = awkward_guests_v0.env(num_players=n, level=level, cases=_cases(level), max_rounds=6)
+    env = awkward_guests_v1.env(num_players=n, level=level, cases=_cases(level), max_rounds=6)
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
     total = dict.fromkeys(env.possible_agents, 0.0)
@@ -544,7 +544,7 @@ def test_notebook_cells_of_every_fact_of_real_cases_are_distinct_names():
 
 
 def test_pettingzoo_state_method_is_not_shadowed_by_the_hidden_game():
-    env = awkward_guests_v0.env(num_players=3)
+    env = awkward_guests_v1.env(num_players=3)
     env.reset(seed=0)
     with pytest.raises(NotImplementedError):
         env.state()
@@ -552,7 +552,7 @@ def test_pettingzoo_state_method_is_not_shadowed_by_the_hidden_game():
 
 
 def test_human_render_prints_once_per_finished_decision(capsys):
-    env = awkward_guests_v0.raw_env(num_players=2, render_mode="human")
+    env = awkward_guests_v1.raw_env(num_players=2, render_mode="human")
     env.reset(seed=1)
     deciders = []
     for _ in range(12):
@@ -581,13 +581,13 @@ def test_action_layout_matches_spec():
         NOACC,
     )
     assert A.MAX_HAND == 32
-    env = awkward_guests_v0.raw_env(num_players=3)
+    env = awkward_guests_v1.raw_env(num_players=3)
     assert env.action_space("player_0").n == NACT
 
 
 @pytest.mark.parametrize("n,level", [(2, "easy"), (3, "medium"), (5, "easy"), (8, "hard")])
 def test_wrapped_env_masks_and_zero_sum_over_random_games(n, level):
-    env = awkward_guests_v0.env(num_players=n, level=level, max_rounds=6, deck_size=40)
+    env = awkward_guests_v1.env(num_players=n, level=level, max_rounds=6, deck_size=40)
     for game_seed in range(2):
         env.reset(seed=game_seed)
         rng = np.random.default_rng(game_seed)
@@ -625,11 +625,11 @@ def test_wrapped_env_masks_and_zero_sum_over_random_games(n, level):
 
 
 def test_player_view_is_read_only_cannot_reach_the_case():
-    # overview.md: player_view is "a structured, read-only view". The facts it hands out are
+    # docs/index.md#conventions: player_view is "a structured, read-only view". The facts it hands out are
     # the engine's own fact dicts: writing to them rewrites the hidden case (and the deduction
     # and notebook of every player). A read-only view must not allow that.
     case = generated_case("easy", 321, 40)
-    env = awkward_guests_v0.raw_env(num_players=2)
+    env = awkward_guests_v1.raw_env(num_players=2)
     env.reset(seed=0, options={"case": case})
     view = env.player_view("player_0")
     card = view.hand[0].card
@@ -660,8 +660,8 @@ def test_constructor_bad_arguments_raise_value_error_naming_them():
     for arg, values in bad.items():
         for v in values:
             with pytest.raises(ValueError, match=arg):
-                awkward_guests_v0.raw_env(**{arg: v})
-    env = awkward_guests_v0.raw_env(num_players=3)
+                awkward_guests_v1.raw_env(**{arg: v})
+    env = awkward_guests_v1.raw_env(num_players=3)
     assert env.config.max_rounds == 30  # default round limit
     case = generated_case("easy", 1, 40)
     with pytest.raises(ValueError):
@@ -673,14 +673,14 @@ def test_constructor_bad_arguments_raise_value_error_naming_them():
 def test_metadata_spaces_per_agent_and_wrapper_chain():
     from pettingzoo.utils import wrappers
 
-    e = awkward_guests_v0.env(num_players=4)
+    e = awkward_guests_v1.env(num_players=4)
     assert isinstance(e, wrappers.OrderEnforcingWrapper)
     assert isinstance(e.env, wrappers.AssertOutOfBoundsWrapper)
     assert isinstance(e.env.env, wrappers.TerminateIllegalWrapper)
-    assert isinstance(e.env.env.env, awkward_guests_v0.raw_env)
+    assert isinstance(e.env.env.env, awkward_guests_v1.raw_env)
     u = e.unwrapped
     assert u.metadata == {
-        "name": "awkward_guests_v0",
+        "name": "awkward_guests_v1",
         "render_modes": ["ansi", "human", "rgb_array"],
         "is_parallelizable": False,
         "render_fps": 1,
@@ -705,7 +705,7 @@ def _trajectory(seed, n=3, steps=400, noise=None):
     if noise is not None:
         np.random.seed(noise)  # noqa: NPY002
         random.seed(noise)
-    e = awkward_guests_v0.raw_env(num_players=n, level="medium", max_rounds=4, deck_size=30)
+    e = awkward_guests_v1.raw_env(num_players=n, level="medium", max_rounds=4, deck_size=30)
     e.reset(seed=seed)
     rng = np.random.default_rng(0)
     out = []
@@ -741,7 +741,7 @@ def test_mid_game_checkpoints_pickle_deepcopy_clone_continue_identically():
     import pickle
 
     case = generated_case("medium", 44, 24)  # small deck: reshuffles (the state's generator) happen
-    e = awkward_guests_v0.raw_env(num_players=3, level="medium", max_rounds=10)
+    e = awkward_guests_v1.raw_env(num_players=3, level="medium", max_rounds=10)
     e.reset(seed=8, options={"case": case})
     rng = np.random.default_rng(8)
 
@@ -780,16 +780,16 @@ def test_classic_cases_and_case_files_play_at_their_own_level(tmp_path):
     from parlour.envs.awkward_guests import save_case
 
     for level in ["beginner", "very_easy", "easy", "medium", "hard", "very_hard", "expert"]:
-        e = awkward_guests_v0.raw_env(num_players=2, level=level, cases="classic")
+        e = awkward_guests_v1.raw_env(num_players=2, level=level, cases="classic")
         e.reset(seed=0)
         assert e.game.case.level == level
     case = generated_case("medium", 12, 40)
     path = tmp_path / "case.json"
     save_case(case, path)
-    e = awkward_guests_v0.raw_env(num_players=3, level="easy", cases=[path])
+    e = awkward_guests_v1.raw_env(num_players=3, level="easy", cases=[path])
     e.reset(seed=0)
     assert e.game.case.solution == case.solution and e.game.case.accomplice_possible
-    e = awkward_guests_v0.raw_env(num_players=3, level="easy")
+    e = awkward_guests_v1.raw_env(num_players=3, level="easy")
     e.reset(seed=0, options={"case": str(path)})
     assert e.game.case.solution == case.solution
 
@@ -797,7 +797,7 @@ def test_classic_cases_and_case_files_play_at_their_own_level(tmp_path):
 def test_pettingzoo_api_test():
     from pettingzoo.test import api_test
 
-    api_test(awkward_guests_v0.env(num_players=3, max_rounds=3, deck_size=30), num_cycles=300)
+    api_test(awkward_guests_v1.env(num_players=3, max_rounds=3, deck_size=30), num_cycles=300)
 
 
 def test_pettingzoo_and_gymnasium_registry_entries():
@@ -806,9 +806,9 @@ def test_pettingzoo_and_gymnasium_registry_entries():
 
     import parlour  # noqa: F401
 
-    e = pettingzoo.make("aec", "parlour/AwkwardGuests-v0", num_players=3)
+    e = pettingzoo.make("aec", "parlour/AwkwardGuests-v1", num_players=3)
     e.reset(seed=0)
     assert e.unwrapped.possible_agents == ["player_0", "player_1", "player_2"]
-    g = gymnasium.make("parlour/AwkwardGuestsSolo-v0")
+    g = gymnasium.make("parlour/AwkwardGuestsSolo-v1")
     g.reset(seed=0)
     assert g.unwrapped.game.num_players == 1

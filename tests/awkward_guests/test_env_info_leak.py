@@ -18,7 +18,7 @@ import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from parlour.envs import awkward_guests_v0
+from parlour.envs import awkward_guests_v1
 from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests import game as G
 from parlour.envs.awkward_guests.observation import ObservationEncoder
@@ -145,7 +145,7 @@ def test_unseen_deck_order_does_not_leak_through_the_env(n, level, seed, data):
     deck_b[i], deck_b[j] = deck_b[j], deck_b[i]
     swapped = {deck_a[i], deck_a[j]}
     kw = dict(num_players=n, cases=[case], max_rounds=4)
-    env_a, env_b = awkward_guests_v0.raw_env(**kw), awkward_guests_v0.raw_env(**kw)
+    env_a, env_b = awkward_guests_v1.raw_env(**kw), awkward_guests_v1.raw_env(**kw)
     env_a.reset(seed=seed, options={"deck": deck_a, "start": 0})
     env_b.reset(seed=seed, options={"deck": deck_b, "start": 0})
     taken: set[int] = set()  # cards taken off the deck of game A (drawn, or looked at solo)
@@ -185,7 +185,7 @@ def test_the_solution_does_not_leak(n, seed):
     other = dataclasses.replace(case, solution=WRONG._replace())
     assert other.solution != case.solution
     kw = dict(num_players=n, max_rounds=3)
-    env_a, env_b = awkward_guests_v0.raw_env(**kw), awkward_guests_v0.raw_env(**kw)
+    env_a, env_b = awkward_guests_v1.raw_env(**kw), awkward_guests_v1.raw_env(**kw)
     env_a.reset(seed=seed, options={"case": case})
     env_b.reset(seed=seed, options={"case": other})
     rng = np.random.default_rng(seed)
@@ -217,7 +217,7 @@ def _to_solution_phase(env, rng):
 def test_a_pending_accusation_never_shows_to_anyone_else():
     for n, level in ((3, "easy"), (4, "expert"), (2, "medium")):
         case = generated_case(level, 51)
-        env = awkward_guests_v0.raw_env(num_players=n, cases=[case])
+        env = awkward_guests_v1.raw_env(num_players=n, cases=[case])
         env.reset(seed=n)
         rng = np.random.default_rng(n)
         _to_solution_phase(env, rng)
@@ -249,7 +249,7 @@ def test_the_next_decider_cannot_tell_whether_the_previous_one_accused():
     case = generated_case("medium", 52)
     envs_ = []
     for accuse in (True, False):
-        env = awkward_guests_v0.raw_env(num_players=3, cases=[case])
+        env = awkward_guests_v1.raw_env(num_players=3, cases=[case])
         env.reset(seed=9)
         _to_solution_phase(env, np.random.default_rng(9))
         if accuse:
@@ -390,7 +390,7 @@ def _hide_all(state, rng, other):
 
 def test_render_shows_no_hand_card_text():
     case = generated_case("easy", 61, 40)
-    env = awkward_guests_v0.raw_env(num_players=4, level="easy", render_mode="ansi")
+    env = awkward_guests_v1.raw_env(num_players=4, level="easy", render_mode="ansi")
     env.reset(seed=2, options={"case": case})
     state = env.game
     rng = np.random.default_rng(2)
@@ -415,7 +415,7 @@ def test_render_shows_no_hand_card_text():
 def test_pending_accusation_never_visible_to_anyone_else(level):
     case = generated_case(level, 90, 40)
     n = 4
-    env = awkward_guests_v0.raw_env(num_players=n, level=level, render_mode="ansi")
+    env = awkward_guests_v1.raw_env(num_players=n, level=level, render_mode="ansi")
     env.reset(seed=5, options={"case": case, "start": 0})
     state = env.game
     for _ in range(n):
@@ -461,7 +461,7 @@ def test_pending_accusation_never_visible_to_anyone_else(level):
 
 
 def test_human_render_output_does_not_reveal_an_accusation(capsys):
-    # spec §5: in the env the Solution phase is sequential but "no one sees another's choice".
+    # docs/rules/awkward_guests.md, ruling R11: the Solution phase is sequential but "no one sees another's choice".
     # With render_mode="human" the table is printed after every step: going on is one step
     # (one print), an accusation is 4-6 steps (4-6 identical prints). Anybody watching the
     # human render (e.g. a person playing against agents) learns that player_0 accused before
@@ -469,7 +469,7 @@ def test_human_render_output_does_not_reveal_an_accusation(capsys):
     import copy
 
     case = generated_case("easy", 90, 40)
-    env = awkward_guests_v0.raw_env(num_players=3, level="easy", render_mode="human")
+    env = awkward_guests_v1.raw_env(num_players=3, level="easy", render_mode="human")
     env.reset(seed=5, options={"case": case, "start": 0})
     state = env.game
     for _ in range(3):

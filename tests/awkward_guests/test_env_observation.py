@@ -1,4 +1,4 @@
-"""Awkward Guests' observation, checked field by field against the spec's layout table: the
+"""Awkward Guests' observation, checked field by field against the documented layout table (``docs/envs/awkward_guests.md``): the
 egocentric players block and the public table, the hand rows, the notebook grid (every fact of
 every level in its named cells), the ``deduced`` blocks against the solver over the agent's own
 notebook, the agent's own pending accusation, and one size without a seer block.
@@ -12,7 +12,7 @@ import math
 import numpy as np
 import pytest
 
-from parlour.envs import awkward_guests_v0
+from parlour.envs import awkward_guests_v1
 
 from .game_helpers import generated_case
 from .scenario_helpers import (
@@ -31,7 +31,7 @@ from .scenario_helpers import (
 
 def test_observation_egocentric_players_block_and_public_table():
     case = generated_case("medium", 77, 40)
-    env = awkward_guests_v0.raw_env(num_players=5, level="medium")
+    env = awkward_guests_v1.raw_env(num_players=5, level="medium")
     env.reset(seed=1, options={"case": case, "start": 2})
     st = env.game
     rng = np.random.default_rng(1)
@@ -160,7 +160,7 @@ def test_deduced_mode_matches_solver_over_own_notebook():
     from parlour.envs.awkward_guests import solve
 
     case = generated_case("medium", 31, 70)
-    env = awkward_guests_v0.raw_env(num_players=3, level="medium", observation_mode="deduced")
+    env = awkward_guests_v1.raw_env(num_players=3, level="medium", observation_mode="deduced")
     env.reset(seed=3, options={"case": case})
     st = env.game
     rng = np.random.default_rng(3)
@@ -188,7 +188,7 @@ def test_deduced_mode_matches_solver_over_own_notebook():
 
 def test_own_pending_accusation_is_in_own_observation():
     case = generated_case("medium", 91, 40)
-    env = awkward_guests_v0.raw_env(num_players=3, level="medium")
+    env = awkward_guests_v1.raw_env(num_players=3, level="medium")
     env.reset(seed=5, options={"case": case, "start": 0})
     st = env.game
     for _ in range(3):
@@ -206,7 +206,7 @@ def test_own_pending_accusation_is_in_own_observation():
 def test_default_observation_has_no_seer_block_and_fixed_size():
     sizes = set()
     for n in (1, 2, 5, 8):
-        env = awkward_guests_v0.raw_env(num_players=n)
+        env = awkward_guests_v1.raw_env(num_players=n)
         assert "seer_solution" not in env.observation_layout
         sizes.add(env.observation_space("player_0")["observation"].shape)
     assert len(sizes) == 1

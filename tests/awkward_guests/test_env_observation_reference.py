@@ -15,7 +15,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from parlour.envs import awkward_guests_v0
+from parlour.envs import awkward_guests_v1
 from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests import game as G
 from parlour.envs.awkward_guests.case.board import WALTON
@@ -261,7 +261,7 @@ def reference(
 )
 def test_encoder_matches_reference_for_every_observer(n, level, mode, seed):
     cases = [generated_case(level, 61), generated_case(level, 62, 30)]
-    env = awkward_guests_v0.raw_env(
+    env = awkward_guests_v1.raw_env(
         num_players=n, level=level, cases=cases, observation_mode=mode, max_rounds=4
     )
     rng = np.random.default_rng(seed)

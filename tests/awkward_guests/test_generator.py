@@ -29,7 +29,7 @@ def check_case(case: Case, level: str, seed: int, deck_size: int = 70, orders: i
     """Everything a generated case must satisfy."""
     assert case.level == level and case.seed == seed
     sol = case.solution
-    # sound: the hidden world obeys spec §2 and every fact is true
+    # sound: the hidden world obeys docs/case_model.md#hidden-truth and every fact is true
     assert world_violations(sol, case.world) == []
     assert unsound_facts(case) == []
     # no accomplice below medium
@@ -166,7 +166,7 @@ def test_accomplice_in_about_half_of_medium_and_harder() -> None:
 @pytest.mark.slow
 def test_levels_need_a_rising_share_of_the_deck() -> None:
     """Mean share of the deck read in random order until unique: strictly rising with level,
-    beginner <= 50 %, expert >= 85 % (spec §4)."""
+    beginner <= 50 %, expert >= 85 % (docs/case_model.md#level-targets)."""
     means = []
     for level in LEVELS:
         shares = []

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import render_test
 
-from parlour.envs import awkward_guests_v0
+from parlour.envs import awkward_guests_v1
 from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests import game as G
 from parlour.envs.awkward_guests import generate_case
@@ -39,7 +39,7 @@ def _agents(n: int) -> list[str]:
 
 def _random_states(n: int, level: str, seed: int, count: int) -> list[G.GuestsState]:
     """Engine states along a random game in which nobody accuses."""
-    env = awkward_guests_v0.raw_env(num_players=n, level=level, deck_size=40)
+    env = awkward_guests_v1.raw_env(num_players=n, level=level, deck_size=40)
     env.reset(seed=seed)
     st = env.game
     rng = np.random.default_rng(seed)
@@ -77,16 +77,16 @@ def _hide_all(st: G.GuestsState, rng: np.random.Generator) -> G.GuestsState:
 
 def test_render_modes_in_metadata():
     modes = ["ansi", "human", "rgb_array"]
-    assert awkward_guests_v0.raw_env.metadata["render_modes"] == modes
+    assert awkward_guests_v1.raw_env.metadata["render_modes"] == modes
     from parlour.envs.awkward_guests.solo import AwkwardGuestsSoloEnv
 
     assert AwkwardGuestsSoloEnv.metadata["render_modes"] == modes
-    assert "(940, 1280, 3)" in awkward_guests_v0.__doc__
+    assert "(940, 1280, 3)" in awkward_guests_v1.__doc__
 
 
 def test_pettingzoo_render_test(capsys):
     render_test(
-        lambda render_mode=None: awkward_guests_v0.env(
+        lambda render_mode=None: awkward_guests_v1.env(
             num_players=3, level="medium", cases="classic", render_mode=render_mode
         )
     )
@@ -94,14 +94,14 @@ def test_pettingzoo_render_test(capsys):
 
 @pytest.mark.parametrize("n", range(1, 9))
 def test_shape_dtype_and_size_for_every_player_count(n):
-    env = awkward_guests_v0.env(num_players=n, deck_size=40, render_mode="rgb_array")
+    env = awkward_guests_v1.env(num_players=n, deck_size=40, render_mode="rgb_array")
     env.reset(seed=n)
     _assert_picture(env.render())
     assert image_size(n) == (SHAPE[1], SHAPE[0])
 
 
 def test_picture_follows_the_game_and_is_deterministic():
-    env = awkward_guests_v0.raw_env(num_players=4, deck_size=40, render_mode="rgb_array")
+    env = awkward_guests_v1.raw_env(num_players=4, deck_size=40, render_mode="rgb_array")
     env.reset(seed=3)
     first = env.render()
     assert np.array_equal(first, env.render())
@@ -130,7 +130,7 @@ def test_hidden_cards_solution_and_world_are_not_drawn(n, level):
 
 
 def _at_solution_phase(n: int = 3) -> G.GuestsState:
-    env = awkward_guests_v0.raw_env(num_players=n, deck_size=40)
+    env = awkward_guests_v1.raw_env(num_players=n, deck_size=40)
     env.reset(seed=4)
     st = env.game
     rng = np.random.default_rng(4)
@@ -165,10 +165,10 @@ def test_an_accusation_in_progress_is_not_drawn():
 
 
 def test_ansi_and_human_unchanged(capsys):
-    env = awkward_guests_v0.env(num_players=2, deck_size=40, render_mode="ansi")
+    env = awkward_guests_v1.env(num_players=2, deck_size=40, render_mode="ansi")
     env.reset(seed=0)
     assert isinstance(env.render(), str)
-    env = awkward_guests_v0.env(num_players=2, deck_size=40, render_mode="human")
+    env = awkward_guests_v1.env(num_players=2, deck_size=40, render_mode="human")
     env.reset(seed=0)
     assert env.render() is None
     assert "Awkward Guests" in capsys.readouterr().out
@@ -178,7 +178,7 @@ def test_ansi_and_human_unchanged(capsys):
 
 
 def test_solo_env_rgb_array_through_gymnasium_make():
-    env = gymnasium.make("parlour/AwkwardGuestsSolo-v0", render_mode="rgb_array")
+    env = gymnasium.make("parlour/AwkwardGuestsSolo-v1", render_mode="rgb_array")
     env.reset(seed=0)
     first = env.render()
     _assert_picture(first)
@@ -203,7 +203,7 @@ def test_solo_env_seer_picture_differs():
 
 def test_solo_env_frames_with_render_collection():
     env = gymnasium.wrappers.RenderCollection(
-        gymnasium.make("parlour/AwkwardGuestsSolo-v0", render_mode="rgb_array")
+        gymnasium.make("parlour/AwkwardGuestsSolo-v1", render_mode="rgb_array")
     )
     env.reset(seed=2)
     for _ in range(3):
@@ -216,7 +216,7 @@ def test_solo_env_frames_with_render_collection():
 def test_sb3_make_vec_env_with_the_default_render_mode():
     from stable_baselines3.common.env_util import make_vec_env
 
-    venv = make_vec_env("parlour/AwkwardGuestsSolo-v0", n_envs=2, seed=0)
+    venv = make_vec_env("parlour/AwkwardGuestsSolo-v1", n_envs=2, seed=0)
     assert venv.render_mode == "rgb_array"  # SB3 asks for rgb_array when it makes an id
     venv.reset()
     rng = np.random.default_rng(0)

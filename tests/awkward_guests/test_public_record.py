@@ -21,7 +21,7 @@ import pickle
 import numpy as np
 import pytest
 
-from parlour.envs import awkward_guests_v0
+from parlour.envs import awkward_guests_v1
 from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests import game as G
 from parlour.envs.awkward_guests.observation import (
@@ -71,7 +71,7 @@ OTHERS = _pair_cards(130, [("stanley", "mortimer", "library")] * 10)
 
 
 def _env(case, hands, players):
-    env = awkward_guests_v0.raw_env(num_players=players, render_mode="ansi")
+    env = awkward_guests_v1.raw_env(num_players=players, render_mode="ansi")
     env.reset(seed=0, options={"case": case, "deck": deal_deck(case, hands), "start": 0})
     return env
 

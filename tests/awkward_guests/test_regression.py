@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from parlour.envs import awkward_guests_v0
+from parlour.envs import awkward_guests_v1
 from parlour.envs.awkward_guests import LEVELS, generate_case
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "guests_trajectories.json"
@@ -62,7 +62,7 @@ def cases_digest(level: str) -> str:
 
 
 def game_digest(players: int, level: str, mode: str, seed: int, all_observers: bool = False) -> str:
-    env = awkward_guests_v0.env(num_players=players, level=level, observation_mode=mode)
+    env = awkward_guests_v1.env(num_players=players, level=level, observation_mode=mode)
     env.reset(seed=seed)
     rng = np.random.default_rng(10_000 + seed)
     h = hashlib.sha256()

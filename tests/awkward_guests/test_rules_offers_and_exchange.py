@@ -167,7 +167,7 @@ def test_exchange_payment_stops_when_covered_and_trades_are_simultaneous():
     assert {6, 12, 13} <= seen_ids(st, 0)
     assert {2, 3} <= seen_ids(st, 1) and not {0, 1, 12, 13} & seen_ids(st, 1)
     assert {0, 1} <= seen_ids(st, 2) and not {2, 3, 6} & seen_ids(st, 2)
-    # "seen by" (spec §6 hand features): giver and receiver know each other saw the card
+    # "seen by" (docs/envs/awkward_guests.md#observation-space, hand row 32–38; ruling R10): giver and receiver know each other saw the card
     v0 = make_view(st, 0)
     seen_by = {h.id: h.seen_by for h in v0.hand}
     assert seen_by[6] == (1,) and seen_by[12] == (2,) and seen_by[4] == ()
@@ -251,7 +251,7 @@ def _fat_hand_game(extra):
 
 
 def test_hand_cap_32_bid_that_could_overflow_cannot_be_accepted():
-    # spec §6: "a bid ... that could take your hand past 32 cards cannot be accepted"
+    # docs/rules/awkward_guests.md, ruling R6: "a bid ... that could take your hand past 32 cards cannot be accepted"
     st = _fat_hand_game(24)  # 30 cards
     st.apply(ref_act("study"))
     st.apply(ref_act("library"))

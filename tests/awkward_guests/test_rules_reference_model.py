@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from parlour.envs import awkward_guests_v0
+from parlour.envs import awkward_guests_v1
 from parlour.envs.awkward_guests.view import make_view
 
 from .game_helpers import generated_case, seen_ids
@@ -97,7 +97,7 @@ def test_lockstep_against_reference_rules_and_rewards(n, level, deck_size, seed,
         rng = np.random.default_rng(s)
         deck = [int(x) for x in rng.permutation([c.id for c in case.cards])]
         start = int(rng.integers(n))
-        env = awkward_guests_v0.raw_env(num_players=n, level=level, max_rounds=max_rounds)
+        env = awkward_guests_v1.raw_env(num_players=n, level=level, max_rounds=max_rounds)
         env.reset(seed=s, options={"case": case, "deck": deck, "start": start})
         st = env.game
         st.rng = ControlledRng(st, s)

@@ -1,7 +1,7 @@
 """Awkward Guests solo (1 player, the deck bids): the top 5 cards form the deck's bid or go to the
 bottom, declined bids go to the bottom unseen, the no-match draw, and the solo rewards
 (``1 − 0.01 × rounds``, ``−1``, ``0`` at the round limit) on the engine and through the
-Gymnasium env ``parlour/AwkwardGuestsSolo-v0`` (with its mask and seeding contract).
+Gymnasium env ``parlour/AwkwardGuestsSolo-v1`` (with its mask and seeding contract).
 """
 
 from __future__ import annotations
@@ -96,7 +96,7 @@ def _solo_gym(case, max_rounds=30):
 
     import parlour  # noqa: F401  (registers the env)
 
-    env = gymnasium.make("parlour/AwkwardGuestsSolo-v0", max_rounds=max_rounds)
+    env = gymnasium.make("parlour/AwkwardGuestsSolo-v1", max_rounds=max_rounds)
     env.reset(seed=0, options={"case": case, "deck": list(range(len(case.cards))), "start": 0})
     return env
 
@@ -152,7 +152,7 @@ def test_solo_gym_contract_masks_illegal_action_and_seeding():
 
     import parlour  # noqa: F401
 
-    env = gymnasium.make("parlour/AwkwardGuestsSolo-v0")
+    env = gymnasium.make("parlour/AwkwardGuestsSolo-v1")
     obs, info = env.reset(seed=11)
     assert env.observation_space.contains(obs)
     u = env.unwrapped
@@ -166,7 +166,7 @@ def test_solo_gym_contract_masks_illegal_action_and_seeding():
     assert r == -1.0 and term and not trunc
 
     def traj(seed):
-        e = gymnasium.make("parlour/AwkwardGuestsSolo-v0", max_rounds=3)
+        e = gymnasium.make("parlour/AwkwardGuestsSolo-v1", max_rounds=3)
         o, _ = e.reset(seed=seed)
         rng = np.random.default_rng(seed)
         out = [o]
@@ -195,7 +195,7 @@ def test_solo_gym_check_env():
 
     import parlour  # noqa: F401
 
-    env = gymnasium.make("parlour/AwkwardGuestsSolo-v0", max_rounds=3)
+    env = gymnasium.make("parlour/AwkwardGuestsSolo-v1", max_rounds=3)
     check_env(env.unwrapped, skip_render_check=True)
 
 

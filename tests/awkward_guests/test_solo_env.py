@@ -1,4 +1,4 @@
-"""The solo Gymnasium env ``parlour/AwkwardGuestsSolo-v0``: registration, gymnasium's env
+"""The solo Gymnasium env ``parlour/AwkwardGuestsSolo-v1``: registration, gymnasium's env
 checker, masks, rewards, illegal actions, seeding, and the solo AEC (``num_players=1``)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import parlour  # noqa: F401  (registers the env)
-from parlour.envs import awkward_guests_v0
+from parlour.envs import awkward_guests_v1
 from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests import game as G
 from parlour.envs.awkward_guests.solo import AwkwardGuestsSoloEnv
@@ -31,12 +31,12 @@ def test_env_checker_with_generated_cases_and_deduced_mode():
 
 
 def test_env_checker_through_gymnasium_make_checks_the_render_modes():
-    env = gymnasium.make("parlour/AwkwardGuestsSolo-v0", cases=_cases(), render_mode="ansi")
+    env = gymnasium.make("parlour/AwkwardGuestsSolo-v1", cases=_cases(), render_mode="ansi")
     check_env(env.unwrapped)
 
 
 def test_registered_with_gymnasium_and_masks_reachable_through_wrappers():
-    env = gymnasium.make("parlour/AwkwardGuestsSolo-v0", level="medium", cases=_cases("medium"))
+    env = gymnasium.make("parlour/AwkwardGuestsSolo-v1", level="medium", cases=_cases("medium"))
     obs, info = env.reset(seed=0)
     assert env.observation_space.shape == (2313,) and env.action_space.n == 95
     assert obs.shape == (2313,) and obs.dtype == np.float32
@@ -174,7 +174,7 @@ def test_render_ansi():
 
 
 def test_solo_aec_uses_the_same_rules_and_rewards():
-    env = awkward_guests_v0.env(num_players=1, cases=_cases(), max_rounds=2)
+    env = awkward_guests_v1.env(num_players=1, cases=_cases(), max_rounds=2)
     env.reset(seed=0)
     assert env.agents == ["player_0"]
     for _agent in env.agent_iter():

@@ -1,4 +1,4 @@
-"""truth.py: each fact type is true or false of a hand-built hidden world exactly as spec §3 says."""
+"""truth.py: each fact type is true or false of a hand-built hidden world exactly as docs/case_model.md#facts says."""
 
 from __future__ import annotations
 

@@ -23,7 +23,7 @@ import pytest
 from pettingzoo import AECEnv
 from pettingzoo.utils import BaseWrapper
 
-from parlour.envs import audition_v0, awkward_guests_v0
+from parlour.envs import audition_v1, awkward_guests_v1
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "ecosystem"
 _BLOCK = re.compile(r"^```python\n(.*?)^```$", re.DOTALL | re.MULTILINE)
@@ -81,10 +81,10 @@ def results_log(name: str) -> list[dict[str, Any]]:
 
 #: (id, env factory, game, players)
 CONFIGS: list[tuple[str, Callable[[], AECEnv], str, int]] = [
-    ("audition-2p", lambda: audition_v0.env(num_players=2), "audition", 2),
-    ("audition-4p", lambda: audition_v0.env(num_players=4, action_cards=2), "audition", 4),
-    ("guests-2p", lambda: awkward_guests_v0.env(num_players=2, level="easy"), "guests", 2),
-    ("guests-4p", lambda: awkward_guests_v0.env(num_players=4, level="easy"), "guests", 4),
+    ("audition-2p", lambda: audition_v1.env(num_players=2), "audition", 2),
+    ("audition-4p", lambda: audition_v1.env(num_players=4, action_cards=2), "audition", 4),
+    ("guests-2p", lambda: awkward_guests_v1.env(num_players=2, level="easy"), "guests", 2),
+    ("guests-4p", lambda: awkward_guests_v1.env(num_players=4, level="easy"), "guests", 4),
 ]
 CONFIG_IDS = [c[0] for c in CONFIGS]
 

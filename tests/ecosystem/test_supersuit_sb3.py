@@ -96,10 +96,10 @@ def test_solo_env_action_masks_reach_sb3_through_gymnasium_make_and_vector_envs(
 
     import parlour  # noqa: F401  (registers the env)
 
-    solo = gymnasium.make("parlour/AwkwardGuestsSolo-v0")
-    assert solo.unwrapped.metadata["name"] == "awkward_guests_solo_v0"
+    solo = gymnasium.make("parlour/AwkwardGuestsSolo-v1")
+    assert solo.unwrapped.metadata["name"] == "awkward_guests_solo_v1"
     # what make_vec_env builds (Monitor around gymnasium.make's wrappers, in a DummyVecEnv)
-    vec = DummyVecEnv([lambda: Monitor(gymnasium.make("parlour/AwkwardGuestsSolo-v0"))] * 2)
+    vec = DummyVecEnv([lambda: Monitor(gymnasium.make("parlour/AwkwardGuestsSolo-v1"))] * 2)
     vec.seed(0)
     vec.reset()
     assert is_masking_supported(vec)

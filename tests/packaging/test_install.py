@@ -6,7 +6,7 @@
 - Installed into a fresh virtual environment next to a dummy distribution that ships top-level
   ``envs/`` and ``train/`` packages, both keep working, and uninstalling the dummy leaves
   parlour intact.
-- ``gymnasium.make("parlour/AwkwardGuestsSolo-v0")`` works in a fresh interpreter that imported
+- ``gymnasium.make("parlour/AwkwardGuestsSolo-v1")`` works in a fresh interpreter that imported
   nothing before (``parlour.pth``), and ``parlour train`` finds a shipped config by name.
 
 The wheel is built once per session from the files git tracks (copied to a temporary folder,
@@ -117,10 +117,10 @@ def fresh_venv(tmp_path_factory: pytest.TempPathFactory, wheel: Path) -> Path:
 CHECK_BOTH = """
 import envs, train, train.cli
 import parlour, parlour.envs, parlour.train.cli
-from parlour.envs import audition_v0
+from parlour.envs import audition_v1
 assert envs.WHO == 'dummy envs' and train.cli.main() == 'dummy main'
 assert parlour.train.cli.__file__.startswith(SITE), parlour.train.cli.__file__
-env = audition_v0.env(num_players=3)
+env = audition_v1.env(num_players=3)
 env.reset(seed=1)
 print('ok', parlour.__version__)
 """
@@ -158,10 +158,10 @@ def test_gymnasium_make_in_a_fresh_interpreter_without_importing_parlour(
 ):
     code = (
         "import sys, gymnasium\n"
-        "env = gymnasium.make('parlour/AwkwardGuestsSolo-v0')\n"
+        "env = gymnasium.make('parlour/AwkwardGuestsSolo-v1')\n"
         "obs, info = env.reset(seed=0)\n"
         "import pettingzoo\n"
-        "aec = pettingzoo.make('aec', 'parlour/Audition-v0')\n"
+        "aec = pettingzoo.make('aec', 'parlour/Audition-v1')\n"
         "aec.reset(seed=0)\n"
         "print('ok')\n"
     )
@@ -177,8 +177,8 @@ def test_uninstalling_the_other_distribution_leaves_parlour_intact(
         "import importlib.util\n"
         "assert importlib.util.find_spec('envs') is None\n"
         "import parlour.train.cli\n"
-        "from parlour.envs import awkward_guests_v0\n"
-        "awkward_guests_v0.env(num_players=2).reset(seed=0)\n"
+        "from parlour.envs import awkward_guests_v1\n"
+        "awkward_guests_v1.env(num_players=2).reset(seed=0)\n"
         "print('ok')\n"
     )
     assert _python(fresh_venv, code, tmp_path).startswith("ok")

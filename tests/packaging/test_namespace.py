@@ -4,7 +4,7 @@
   ``agents``, ``train`` or ``benchmarks`` (they would load a second copy of a module, or another
   distribution's package).
 - In a fresh subprocess of this venv (where ``parlour.pth`` is installed, as ``make`` does),
-  ``gymnasium.make("parlour/AwkwardGuestsSolo-v0")`` works with no prior import, and importing
+  ``gymnasium.make("parlour/AwkwardGuestsSolo-v1")`` works with no prior import, and importing
   ``parlour`` loads none of NumPy, Gymnasium or PettingZoo.
 """
 
@@ -69,7 +69,7 @@ def test_gymnasium_make_in_a_fresh_interpreter(tmp_path: Path):
         "import sys\n"
         "assert 'parlour' in sys.modules  # parlour.pth\n"
         "import gymnasium\n"
-        "env = gymnasium.make('parlour/AwkwardGuestsSolo-v0', level='easy')\n"
+        "env = gymnasium.make('parlour/AwkwardGuestsSolo-v1', level='easy')\n"
         "env.reset(seed=0)\n"
         "print('ok')\n"
     )

@@ -7,13 +7,13 @@ import pytest
 import torch
 
 from parlour.agents.audition_greedy import PTS, gain
-from parlour.envs import audition_v0
+from parlour.envs import audition_v1
 from parlour.train.games.audition import AuditionFeatures
 
 
 @pytest.mark.parametrize(("players", "kw"), [(2, {}), (4, {"action_cards": 2}), (6, {})])
 def test_take_place_and_choose_features_match_the_engine(players, kw):
-    env = audition_v0.raw_env(num_players=players, **kw)
+    env = audition_v1.raw_env(num_players=players, **kw)
     env.reset(seed=players)
     space = env.observation_space("player_0")["observation"]
     extractor = AuditionFeatures(space)

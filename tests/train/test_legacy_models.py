@@ -52,7 +52,7 @@ def test_every_class_that_left_train_features_is_listed():
 def test_legacy_model_loads_and_plays_a_full_game_beside_the_users_files(users_folder):
     from parlour.agents.ppo import PPOAgent, load_model
     from parlour.agents.random_agent import RandomAgent
-    from parlour.envs import audition_v0
+    from parlour.envs import audition_v1
     from parlour.train.games.audition import AuditionFeatures
 
     model = load_model(LEGACY_MODEL, device="cpu")
@@ -60,7 +60,7 @@ def test_legacy_model_loads_and_plays_a_full_game_beside_the_users_files(users_f
     assert sys.modules["train"].WHOSE == "user" and sys.modules["agents"].WHOSE == "user"
 
     learner = PPOAgent(f"ppo:{LEGACY_MODEL}", str(LEGACY_MODEL))
-    env = audition_v0.raw_env(num_players=2)
+    env = audition_v1.raw_env(num_players=2)
     env.reset(seed=5)
     players = {"player_0": learner, "player_1": RandomAgent("random", seed=5)}
     moves = 0

@@ -1,6 +1,6 @@
 """The Awkward Guests case engine: board, facts, cases, deduction and the case generator.
 
-Everything about a *case* (spec §1–§4) and nothing about playing it: the game (turns, trades,
+Everything about a *case* (docs/case_model.md) and nothing about playing it: the game (turns, trades,
 accusations, the envs) lives beside this package in :mod:`parlour.envs.awkward_guests` and
 only reads cases. Modules, in dependency order (each imports only modules above it):
 
@@ -22,7 +22,7 @@ module              content
 ``cli``             ``parlour case`` (generate, show, check, stats, classic)
 ==================  ===========================================================================
 
-Public API (spec §4):
+Public API (docs/case_model.md#public-api):
 
 =====================  =====================================================================
 name                   what it is

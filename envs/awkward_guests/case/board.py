@@ -13,7 +13,7 @@ part               count  ids (in order)
 =================  =====  =========================================================================
 suspects           6      angelica, berwick (counts 2 in head counts), claudette, greg, mortimer,
                           stanley
-motives            18     3 per suspect, each with two testifying suspects (spec §1 table)
+motives            18     3 per suspect, each with two testifying suspects (docs/case_model.md#motives)
 rooms              10     study (crime scene), garage, trophy_room, bedroom, kitchen, shed,
                           billiard_room, vestibule, living_room, library
 alibi rooms        4      billiard_room, vestibule, living_room, library (the last four rooms)

@@ -1,4 +1,4 @@
-"""Case cards: a card's facts, references, text and trading value (spec §2 and §4).
+"""Case cards: a card's facts, references, text and trading value (docs/case_model.md#hidden-truth and #case-file).
 
 Cards: 1–3 facts (:mod:`.facts`) of one speaker; ``refs`` the union of the facts' references in
 board reference order (suspects, then rooms); ``text`` English; ``value`` = :func:`card_value`.

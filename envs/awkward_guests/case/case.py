@@ -1,4 +1,4 @@
-"""The case model: hidden truth, cards and the case file (spec §2 and §4).
+"""The case model: hidden truth, cards and the case file (docs/case_model.md#hidden-truth and #case-file).
 
 A :class:`Case` is the hidden :class:`Solution`, the rest of the hidden truth (:class:`World`)
 and the deck of :class:`Card` objects. ``Case.to_json()`` / ``Case.from_json()`` convert to and
@@ -79,7 +79,7 @@ BOX_EVIDENCE = "evidence"
 
 @dataclass(frozen=True)
 class World:
-    """The hidden truth beyond the solution (spec §2). See the module docs for the fields."""
+    """The hidden truth beyond the solution (docs/case_model.md#hidden-truth). See the module docs for the fields."""
 
     start_rooms: dict[str, str]
     locations: dict[str, str]

@@ -1,4 +1,4 @@
-"""Facts: what the case cards say (spec §3) — schema validation, references and English text.
+"""Facts: what the case cards say (docs/case_model.md#facts) — schema validation, references and English text.
 
 A fact is a plain JSON object whose first key is ``type``; every fact repeats the ``speaker``
 of its card. The twelve fact types:
@@ -20,7 +20,7 @@ type                fields (besides type, speaker)       allowed speaker      re
 ``alone``           suspect, room                        staff                suspect, room
 ==================  ===================================  ===================  ===========================
 
-Rulings (where the spec leaves room):
+Rulings (docs/case_model.md#fact-rulings, C1–C5):
 
 * ``with`` and ``suspects`` are lists of distinct suspect ids in ``sorted()`` order (for the
   Walton board that is also the board order); ``with`` never names the speaker and may be empty
@@ -258,7 +258,7 @@ def canonical_fact(fact: dict) -> dict:
 
 
 def fact_refs(fact: dict, board: Board = WALTON) -> set[str]:
-    """The references (suspects and rooms) a fact is about (spec §3)."""
+    """The references (suspects and rooms) a fact is about (docs/case_model.md#facts)."""
     t = fact["type"]
     if t == "sign_absent":
         return {board.crime_scene}

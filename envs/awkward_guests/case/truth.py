@@ -2,10 +2,10 @@
 
 The deduction engine (``deduction.py``) reasons from the *players'* side: which solutions are
 consistent with the facts. This module reasons from the *case's* side: it reads the hidden truth
-(spec §2: solution, start rooms, locations, route, proof boxes, the evening's staff sightings and
+(docs/case_model.md#hidden-truth: solution, start rooms, locations, route, proof boxes, the evening's staff sightings and
 the culprits' alibi stories) and says whether each fact is true. A case is **sound** when every
 fact on every card is true; ``parlour case check`` and the tests use :func:`unsound_facts`, and
-:func:`world_violations` checks that the hidden truth itself obeys spec §2.
+:func:`world_violations` checks that the hidden truth itself obeys docs/case_model.md#hidden-truth.
 
 When each fact type is true (``M`` murderer, ``μ`` motive, ``w`` weapon, ``A``/``α`` accomplice):
 
@@ -40,7 +40,7 @@ unknown fact type raises ``ValueError``.
 
 The staff sightings (``world.sightings``) are a list of ``{"room", "suspects"}`` groups (1 or 2
 suspects); with an accomplice every group holding ``M`` or ``A`` holds both, and at least one
-group holds them (spec §2: the pair was only ever seen together).
+group holds them (docs/case_model.md#hidden-truth: the pair was only ever seen together).
 """
 
 from __future__ import annotations
@@ -174,7 +174,7 @@ def unsound_facts(case: Any, board: Board = WALTON) -> list[tuple[int, dict]]:
 
 
 def world_violations(solution: Any, world: Any, board: Board = WALTON) -> list[str]:
-    """Every way the hidden truth breaks spec §2 (empty list = a valid hidden world)."""
+    """Every way the hidden truth breaks docs/case_model.md#hidden-truth (empty list = a valid hidden world)."""
     out: list[str] = []
     m, mu, w = solution.murderer, solution.motive, solution.weapon
     acc, alpha = solution.accomplice, solution.accomplice_motive

@@ -1,7 +1,7 @@
 """Awkward Guests — the pure rules engine for a game on one case (no gymnasium / pettingzoo).
 
 This package is the single source of truth for how a game of *Awkward Guests: The Walton Case*
-is played (``shared/spec/awkward_guests.md`` §5, with the rulings below). The PettingZoo
+is played (``docs/rules/awkward_guests.md``, with the rulings below). The PettingZoo
 adapter (:mod:`parlour.envs.awkward_guests.env`) and the solo Gymnasium env
 (:mod:`parlour.envs.awkward_guests.solo`) only encode what this engine exposes.
 
@@ -36,7 +36,7 @@ Phases and decisions
 | ``discard`` | ``discard`` | each remaining player with more than 3 cards, from the start player | ``CARD i`` (unselected) until 3 cards remain |
 | ``over`` | ``none`` | nobody | none |
 
-Rulings (decided here where §5 leaves room)
+Rulings (docs/rules/awkward_guests.md#rulings; decided where the published rules leave room)
 -------------------------------------------
 
 * **Seats.** Everything runs from a player to seat ``i+1 mod n``, skipping players who are out.
@@ -92,7 +92,7 @@ Results and rewards
 ``result`` is ``None`` while the game runs, then ``"win"`` (``winners`` non-empty), ``"draw"``
 (everyone left accused wrongly together), ``"truncated"`` (round limit) or, solo only,
 ``"loss"`` (a wrong accusation). :meth:`returns` gives
-each seat's total reward over the game, zero-sum for 2+ players (spec §6): a player who is out
+each seat's total reward over the game, zero-sum for 2+ players (docs/rules/awkward_guests.md, ruling R23): a player who is out
 gets ``−1/(n−1)``; with winners ``W`` everyone else gets ``−1/(n−1)`` and each winner
 ``n/((n−1)|W|) − 1/(n−1)``; in a draw or at truncation the ``m`` players still in share what
 the ``k`` players out paid: ``k/((n−1)·m)`` each. Solo: ``+1 − 0.01 × rounds`` for a correct

@@ -1,4 +1,4 @@
-"""The Solution phase and the results (spec §5–§6): the part of
+"""The Solution phase and the results (docs/rules/awkward_guests.md, the Solution phase and rewards): the part of
 :class:`~.state.GuestsState` that runs accusations and scores the game
 (:class:`AccusationMixin`), and :func:`accusation_actions`.
 

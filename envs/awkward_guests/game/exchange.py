@@ -1,4 +1,4 @@
-"""A turn's inquiry, offers and exchange (spec §5): the :class:`Bid`, and the part of
+"""A turn's inquiry, offers and exchange (docs/rules/awkward_guests.md): the :class:`Bid`, and the part of
 :class:`~.state.GuestsState` that runs them (:class:`ExchangeMixin`).
 
 The active player asks about references (``REF``); every other remaining player holding a

@@ -1,7 +1,7 @@
 """The deduction engine: the exact set of solutions consistent with a set of facts.
 
 ``solve(facts, accomplice_possible)`` returns every candidate solution consistent with the facts
-under the deduction rules 1–8 (spec §3); :class:`Deduction` is the incremental form (add one
+under the deduction rules D1–D8 (docs/rules/awkward_guests.md#deduction-rules); :class:`Deduction` is the incremental form (add one
 card's facts at a time) used inside every env step.
 
 Candidates
@@ -12,7 +12,7 @@ order of :mod:`parlour.envs.awkward_guests.case.solution` (360 without an accomp
 5,400 with one), and :meth:`Deduction.candidate_mask` is a bool array over that order. With
 ``accomplice_possible=False`` only the first 360 exist.
 
-Consistency (spec §3, conditions (i)–(iv))
+Consistency (docs/case_model.md#consistency, conditions (i)–(iv))
 ------------------------------------------
 
 A candidate is excluded only when **no** assignment of start rooms (every suspect in an alibi

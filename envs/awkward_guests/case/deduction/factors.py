@@ -1,4 +1,4 @@
-"""The motive and conspiracy factors of a :class:`~.engine.Deduction` (spec §3 (i)–(iii)).
+"""The motive and conspiracy factors of a :class:`~.engine.Deduction` (docs/case_model.md#consistency, conditions (i)–(iii)).
 
 Each factor is a pure function of what it depends on, cached by that content (the generator
 and the env evaluate the same few combinations over and over); the results are read-only.

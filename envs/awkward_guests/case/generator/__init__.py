@@ -3,7 +3,7 @@
 Deterministic per ``(level, seed)``: one ``np.random.default_rng([level index, seed])`` drives
 every choice. A case is built in five steps and is never returned unverified:
 
-1. **Hidden truth** (spec §2, :func:`sample_truth`). Murderer ``M``, motive ``μ``, weapon
+1. **Hidden truth** (docs/case_model.md#hidden-truth, :func:`sample_truth`). Murderer ``M``, motive ``μ``, weapon
    ``w``; from ``medium`` on an accomplice ``A`` with motive ``α`` in half the cases (decided
    once per seed, so that retries cannot bias the share). Start rooms are alibi rooms; innocents
    stay, ``M`` is in the Study, ``A`` anywhere but the Study (at levels without murder-time
@@ -31,7 +31,7 @@ every choice. A case is built in five steps and is never returned unverified:
    is admitted only if every core fact stays needed (:class:`_Guard`), so the last core fact
    tends to come late. Facts are packed into cards of one speaker with 1–3 facts (no two cards
    alike), shuffled, ids ``0..n-1`` in shuffled order (id order reveals nothing).
-5. **Verification** (:func:`verify_case`): the hidden world obeys §2, every fact is true
+5. **Verification** (:func:`verify_case`): the hidden world obeys docs/case_model.md#hidden-truth, every fact is true
    (:mod:`parlour.envs.awkward_guests.case.truth`), and the full deck leaves exactly the true solution; otherwise the world is
    resampled from the same generator (deterministic) — after ``MAX_ATTEMPTS`` a
    ``RuntimeError`` (never observed).

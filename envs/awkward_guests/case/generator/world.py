@@ -1,4 +1,4 @@
-"""Step 1 of the generator: the hidden truth (spec §2) — :func:`sample_truth`.
+"""Step 1 of the generator: the hidden truth (docs/case_model.md#hidden-truth) — :func:`sample_truth`.
 
 Murderer ``M``, motive ``μ``, weapon ``w``; from ``medium`` on an accomplice ``A`` with motive
 ``α`` when the case has one. Start rooms are alibi rooms; innocents stay, ``M`` is in the Study,
@@ -73,7 +73,7 @@ def _sample_route(
 def sample_truth(
     rng: np.random.Generator, level: str, with_accomplice: bool, board: Board = WALTON
 ) -> tuple[Solution, World]:
-    """Draw a hidden truth (solution + world) obeying spec §2 for ``level``."""
+    """Draw a hidden truth (solution + world) obeying docs/case_model.md#hidden-truth for ``level``."""
     recipe = RECIPES[level]
     sus = board.suspects
     m = pick(rng, sus)

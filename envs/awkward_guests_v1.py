@@ -1,8 +1,8 @@
-"""``from parlour.envs import awkward_guests_v0`` — the versioned entry point of the Awkward Guests env.
+"""``from parlour.envs import awkward_guests_v1`` — the versioned entry point of the Awkward Guests env.
 
 See :mod:`parlour.envs.awkward_guests.env` for the documentation (actions, observation, rewards) and
 :mod:`parlour.envs.awkward_guests.game` for the rules and rulings. The solo Gymnasium env is
-:class:`parlour.envs.awkward_guests.solo.AwkwardGuestsSoloEnv` (``parlour/AwkwardGuestsSolo-v0``).
+:class:`parlour.envs.awkward_guests.solo.AwkwardGuestsSoloEnv` (``parlour/AwkwardGuestsSolo-v1``).
 """
 
 from parlour.envs.awkward_guests.actions import ACTION_NAMES, NUM_ACTIONS, action_name

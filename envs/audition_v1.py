@@ -1,4 +1,4 @@
-"""``from parlour.envs import audition_v0`` — the versioned entry point of the Audition environment.
+"""``from parlour.envs import audition_v1`` — the versioned entry point of the Audition environment.
 
 See :mod:`parlour.envs.audition.env` for the documentation (actions, observation, rewards, rulings).
 """
