@@ -58,10 +58,6 @@ def aec_rates(make_env: Callable[[], Any], steps: int, seed: int = 0) -> tuple[f
     return done / total, done / (total - in_resets)
 
 
-def median_rate(make_env: Callable[[], Any], steps: int, repeats: int) -> float:
-    return statistics.median(aec_steps_per_second(make_env, steps, seed=r) for r in range(repeats))
-
-
 def peers() -> dict[str, Callable[[], Any]]:
     """PettingZoo's peers (the ``bench`` extra: pygame, rlcard, open_spiel)."""
     out: dict[str, Callable[[], Any]] = {}
