@@ -291,7 +291,10 @@ class ObservationEncoder:
         self._players_out = self._players[:n]
         self._unseen_view = buf[L["unseen"]]
         self._discard_view = buf[L["discard"]]
-        self._prev_phase = 0
+        # what the buffer holds of the small pieces (-1 / None: nothing written yet)
+        self._prev_phase = -1
+        self._in_final: bool | None = None
+        self._deck_len = -1
         self._prev_drawn = -1
         self._choice_dirty = False
         # what the buffer / canon currently hold (None / -2: nothing yet)
@@ -306,20 +309,27 @@ class ObservationEncoder:
         self._observer = -1
 
     def encode(self, state: R.AuditionState, observer: int) -> np.ndarray:
-        """The observation of ``observer`` (a fresh array; the encoder keeps no reference)."""
+        """The observation of ``observer`` (a fresh array; the encoder keeps no reference).
+
+        The steps write into the one buffer in place: the decision pieces (here), then
+        :meth:`_write_slots` (only if a slot stamp moved), :meth:`_write_players`,
+        :meth:`_write_piles` and, with ``seer``, :meth:`_write_seer`.
+        """
         if state is not self._state or state.epoch != self._epoch:
             self._start(state)
         buf = self._buf
-        n = self._n
         phase = state.phase
         over = phase == R.PH_OVER
         mine = state.current == observer and not over
 
-        buf[self._i_phase + self._prev_phase] = 0.0
-        buf[self._i_phase + phase] = 1.0
-        self._prev_phase = phase
-        buf[self._i_final] = state.in_final
-
+        # the decision: phase, in_final, the observer's drawn card and pending choice
+        if phase != self._prev_phase:
+            if self._prev_phase >= 0:
+                buf[self._i_phase + self._prev_phase] = 0.0
+            buf[self._i_phase + phase] = 1.0
+            self._prev_phase = phase
+        if state.in_final != self._in_final:
+            buf[self._i_final] = self._in_final = state.in_final
         if self._prev_drawn >= 0:
             buf[self._prev_drawn] = 0.0
             self._prev_drawn = -1
@@ -334,21 +344,33 @@ class ObservationEncoder:
             self._choice_view.fill(0.0)
             self._choice_dirty = False
 
-        # slots (shared, table order): only the slots whose stamp moved
+        if state.slot_ver != self._slot_ver:
+            self._write_slots(state)
+        self._write_players(state, observer, over)
+        self._write_piles(state, drawn)
+        if self.seer:
+            self._write_seer(state)
+        return buf.copy()
+
+    def _write_slots(self, state: R.AuditionState) -> None:
+        """The slots (shared, table order): only the slots whose stamp moved."""
+        buf = self._buf
         slot_ver = state.slot_ver
         cached = self._slot_ver
-        if slot_ver != cached:
-            size, taken, cap = state.slot_size, state.slot_taken, self._capacity
-            slots = state.slots
-            for s in range(n):
-                if cached is None or slot_ver[s] != cached[s]:
-                    base = self._slot_base[s]
-                    buf[base + _S_TAKEN] = taken[s]
-                    buf[base + _S_ROOM] = (cap[s] - size[s]) * (1.0 / R.SLOT_CAPACITY)
-                    _BY_4.take(slots[s, 1:], out=self._slot_counts[s])
-            self._slot_ver = list(slot_ver)
+        size, taken, cap = state.slot_size, state.slot_taken, self._capacity
+        slots = state.slots
+        for s in range(self._n):
+            if cached is None or slot_ver[s] != cached[s]:
+                base = self._slot_base[s]
+                buf[base + _S_TAKEN] = taken[s]
+                buf[base + _S_ROOM] = (cap[s] - size[s]) * (1.0 / R.SLOT_CAPACITY)
+                _BY_4.take(slots[s, 1:], out=self._slot_counts[s])
+        self._slot_ver = list(slot_ver)
 
-        # per-player rows, seat order, in canon
+    def _write_players(self, state: R.AuditionState, observer: int, over: bool) -> None:
+        """The per-player rows: updated in seat order in ``_canon`` (only what changed), then
+        copied into the egocentric block when the observer or a row changed."""
+        n = self._n
         canon = self._canon
         dirty = observer != self._observer
         coll_ver = state.coll_ver
@@ -391,7 +413,9 @@ class ObservationEncoder:
             canon.take(self._order_arrays[observer], 0, self._players_out)
             self._observer = observer
 
-        # unseen (public, minus the drawer's own card) and discard
+    def _write_piles(self, state: R.AuditionState, drawn: int) -> None:
+        """``unseen`` (public, minus the drawer's own ``drawn`` card), ``discard``, ``deck_size``."""
+        buf = self._buf
         if state.pile_ver != self._pile_ver:
             _BY_13.take(state.public_unseen[1:], out=self._unseen_view)
             _BY_13.take(state.discard[1:], out=self._discard_view)
@@ -404,19 +428,23 @@ class ObservationEncoder:
         if drawn:  # the drawer has seen their card
             i = self._unseen_adj = self._i_unseen + drawn - 1
             buf[i] -= 1.0 / CARD_COUNT_SCALE
-        buf[self._i_deck] = len(state.deck) / MAX_CARDS
+        deck_len = len(state.deck)
+        if deck_len != self._deck_len:
+            buf[self._i_deck] = deck_len / MAX_CARDS
+            self._deck_len = deck_len
 
-        if self.seer:
-            L = self.layout
-            s = L["seer_next"].start
-            buf[s : s + R.MAX_NUMBER] = 0.0
-            if state.deck:
-                buf[s + state.deck[-1] - 1] = 1.0
-            deck = np.bincount(state.deck, minlength=R.MAX_NUMBER + 1)
-            buf[L["seer_deck"]] = deck[1:] / CARD_COUNT_SCALE
-            removed = np.bincount(state.removed, minlength=R.MAX_NUMBER + 1)
-            buf[L["seer_removed"]] = removed[1:] / CARD_COUNT_SCALE
-        return buf.copy()
+    def _write_seer(self, state: R.AuditionState) -> None:
+        """The seer blocks (debugging only): the top card, the deck and the removed cards."""
+        buf = self._buf
+        L = self.layout
+        s = L["seer_next"].start
+        buf[s : s + R.MAX_NUMBER] = 0.0
+        if state.deck:
+            buf[s + state.deck[-1] - 1] = 1.0
+        deck = np.bincount(state.deck, minlength=R.MAX_NUMBER + 1)
+        buf[L["seer_deck"]] = deck[1:] / CARD_COUNT_SCALE
+        removed = np.bincount(state.removed, minlength=R.MAX_NUMBER + 1)
+        buf[L["seer_removed"]] = removed[1:] / CARD_COUNT_SCALE
 
 
 _CHOICE_PHASES = frozenset((R.PH_PASS_LEFT, R.PH_DISCARD_ONE, R.PH_DISCARD_OWN))

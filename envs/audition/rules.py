@@ -6,7 +6,12 @@ Brouwer) as written in ``docs/rules/audition.md``. The PettingZoo adapter
 
 Model
 -----
-* :class:`AuditionConfig` — the table: player count (2–6), action cards (variant 1),
+* :mod:`parlour.envs.audition.constants` — the vocabulary: numbers and the deck, scoring, slot
+  kinds, action ids, phases (``PH_*``), :class:`IllegalActionError`, :func:`action_name`,
+  :func:`win_rewards` and the config below. Every name there is re-exported here, so
+  ``from parlour.envs.audition.rules import X`` (or ``rules as R``) is the one import needed.
+  This module holds the game flow: the state, its legality and transitions, and the deal.
+* :class:`AuditionConfig` (in ``constants``) — the table: player count (2–6), action cards (variant 1),
   uncertain counts (variant 2). Validated on construction (``ValueError`` naming the argument).
 * :func:`new_game` — deals a game: shuffles the deck with the caller's ``np.random.Generator``
   (or takes a fixed deck order), removes 5 cards in variant 2, picks the start seat.
@@ -63,196 +68,57 @@ from typing import Final
 
 import numpy as np
 
-# ----------------------------------------------------------------------------- constants
+from parlour.envs.audition import constants
 
-MIN_PLAYERS: Final = 2
-MAX_PLAYERS: Final = 6
-MAX_NUMBER: Final = 13
-SLOT_CAPACITY: Final = 4
-MAX_TWO_CAPACITY: Final = 2
-NUM_REMOVED_UNCERTAIN: Final = 5
-
-#: Scoring: exactly 1 card of a number is a soloist, exactly 4 a quartet; any other count scores 0.
-SOLOIST_POINTS: Final = 1
-QUARTET_SIZE: Final = 4
-QUARTET_POINTS: Final = 5
-
-#: Highest musician number in play for each player count (number ``k`` has ``k`` copies).
-TOP_NUMBER: Final = {2: 9, 3: 10, 4: 11, 5: 12, 6: 13}
-
-#: Slot kinds; index 0 is the plain conductor, 1–6 the action cards of variant 1.
-CONDUCTOR: Final = "conductor"
-ACTION_KINDS: Final = (
-    "max_two",
-    "pass_left",
-    "discard_one",
-    "discard_own",
-    "draw_one",
-    "take_now",
+# every name of constants.__all__ is re-exported (the star); the engine's own uses, explicitly:
+from parlour.envs.audition.constants import *  # noqa: F403
+from parlour.envs.audition.constants import (
+    ACTION_KINDS,
+    CHOOSE_0,
+    DRAW,
+    K_CONDUCTOR,
+    K_DISCARD_ONE,
+    K_DISCARD_OWN,
+    K_DRAW_ONE,
+    K_MAX_TWO,
+    K_PASS_LEFT,
+    K_TAKE_NOW,
+    MAX_NUMBER,
+    MAX_TWO_CAPACITY,
+    NUM_ACTIONS,
+    NUM_REMOVED_UNCERTAIN,
+    PASS,
+    PH_DISCARD_ONE,
+    PH_DISCARD_OWN,
+    PH_FINAL,
+    PH_OVER,
+    PH_PASS_LEFT,
+    PH_PLACE,
+    PH_TAKE_NOW,
+    PH_TURN,
+    PHASES,
+    PLACE_0,
+    SLOT_CAPACITY,
+    SLOT_KINDS,
+    TAKE_0,
+    TOP_NUMBER,
+    AuditionConfig,
+    IllegalActionError,
+    action_name,
+    deck_composition,
+    full_deck,
+    score_counts,
+    win_rewards,
 )
-SLOT_KINDS: Final = (CONDUCTOR, *ACTION_KINDS)
-K_CONDUCTOR, K_MAX_TWO, K_PASS_LEFT, K_DISCARD_ONE, K_DISCARD_OWN, K_DRAW_ONE, K_TAKE_NOW = range(7)
+
+#: the engine's public names: the state and the deal (here), and every name of
+#: :mod:`parlour.envs.audition.constants` (re-exported above: ``rules`` is the one import)
+__all__ = ["AuditionState", "new_game", *constants.__all__]
 
 #: slot capacity by slot kind
 _CAPACITY: Final = tuple(MAX_TWO_CAPACITY if k == "max_two" else SLOT_CAPACITY for k in SLOT_KINDS)
 _BOOLS: Final = (bool, np.bool_)
 _INTS: Final = (int, np.integer)
-
-# Action ids.
-NUM_ACTIONS: Final = 27
-TAKE_0: Final = 0
-DRAW: Final = 6
-PLACE_0: Final = 7
-PASS: Final = 13
-CHOOSE_0: Final = 13  # CHOOSE v has id CHOOSE_0 + v, v in 1..13
-
-# Phases.
-PHASES: Final = (
-    "turn",
-    "place",
-    "take_now",
-    "pass_left",
-    "discard_one",
-    "discard_own",
-    "final",
-    "over",
-)
-(
-    PH_TURN,
-    PH_PLACE,
-    PH_TAKE_NOW,
-    PH_PASS_LEFT,
-    PH_DISCARD_ONE,
-    PH_DISCARD_OWN,
-    PH_FINAL,
-    PH_OVER,
-) = range(len(PHASES))
-
-
-class IllegalActionError(ValueError):
-    """An action that is not legal in the current state (the state is left unchanged)."""
-
-
-def action_name(action: int) -> str:
-    """A short readable name of an action id (``"TAKE 2"``, ``"DRAW"``, ``"CHOOSE 7"``...)."""
-    if not 0 <= action < NUM_ACTIONS:
-        return f"INVALID({action})"
-    if action < DRAW:
-        return f"TAKE {action}"
-    if action == DRAW:
-        return "DRAW"
-    if action < PASS:
-        return f"PLACE {action - PLACE_0}"
-    if action == PASS:
-        return "PASS"
-    return f"CHOOSE {action - CHOOSE_0}"
-
-
-def deck_composition(num_players: int) -> np.ndarray:
-    """Copies of each number (index 0 unused) in the game for ``num_players``."""
-    counts = np.zeros(MAX_NUMBER + 1, dtype=np.int16)
-    top = TOP_NUMBER[num_players]
-    counts[1 : top + 1] = np.arange(1, top + 1)
-    return counts
-
-
-def full_deck(num_players: int) -> list[int]:
-    """The game's cards in ascending order (e.g. 45 cards ``1, 2, 2, 3, 3, 3, ...`` for 2p)."""
-    return [k for k in range(1, TOP_NUMBER[num_players] + 1) for _ in range(k)]
-
-
-def score_counts(counts: np.ndarray | list[int]) -> tuple[int, int]:
-    """``(points, scoring quartets)`` of a collection given as counts per number.
-
-    Exactly 1 card of a number = 1 point (soloist); exactly 4 = 5 points (quartet); any other
-    count scores 0 (counts are never split: 5 is not 1 + 4, 8 is not 4 + 4).
-    """
-    points = quartets = 0
-    for c in counts:
-        if c == 1:
-            points += SOLOIST_POINTS
-        elif c == QUARTET_SIZE:
-            points += QUARTET_POINTS
-            quartets += 1
-    return points, quartets
-
-
-def count_points(count: int) -> int:
-    """The points of exactly ``count`` cards of one number (soloist, quartet or nothing)."""
-    return score_counts([count])[0]
-
-
-def win_rewards(num_players: int, winners: list[int]) -> list[float]:
-    """The zero-sum win reward of ``docs/envs/audition.md#rewards``: ``(n/(n-1))·[i∈W]/|W| − 1/(n-1)``."""
-    n = num_players
-    share = n / (n - 1) / len(winners)
-    return [(share if i in winners else 0.0) - 1.0 / (n - 1) for i in range(n)]
-
-
-# ----------------------------------------------------------------------------- configuration
-
-
-@dataclass(frozen=True)
-class AuditionConfig:
-    """The table's setup. Invalid values raise ``ValueError`` naming the argument.
-
-    ``action_cards`` is ``()`` (no variant 1), a sequence of distinct kinds from
-    :data:`ACTION_KINDS` (at most one per player; they take slots 0, 1, ... in that order), or
-    an int ``0..num_players`` (that many distinct kinds on random slots, drawn at every deal).
-    """
-
-    num_players: int = 2
-    action_cards: tuple[str, ...] | int = ()
-    uncertain_counts: bool = False
-
-    def __post_init__(self) -> None:
-        n = self.num_players
-        if isinstance(n, bool) or not isinstance(n, int | np.integer) or not 2 <= n <= 6:
-            raise ValueError(f"num_players must be an int in 2..6, got {n!r}")
-        object.__setattr__(self, "num_players", int(n))
-        ac = self.action_cards
-        if isinstance(ac, bool):
-            raise ValueError(f"action_cards must be a list of kinds or an int, got {ac!r}")
-        if isinstance(ac, int | np.integer):
-            if not 0 <= ac <= n:
-                raise ValueError(
-                    f"action_cards as a count must be in 0..num_players={n}, got {ac!r}"
-                )
-            object.__setattr__(self, "action_cards", int(ac))
-        else:
-            if isinstance(ac, str) or not hasattr(ac, "__iter__"):
-                raise ValueError(
-                    f"action_cards must be a list of kinds from {list(ACTION_KINDS)} or an int "
-                    f"0..{n}, got {ac!r}"
-                )
-            kinds = tuple(ac)
-            for k in kinds:
-                if k not in ACTION_KINDS:
-                    raise ValueError(
-                        f"action_cards: unknown kind {k!r}; allowed kinds are {list(ACTION_KINDS)}"
-                    )
-            if len(set(kinds)) != len(kinds):
-                raise ValueError(f"action_cards must be distinct kinds, got {list(kinds)}")
-            if len(kinds) > n:
-                raise ValueError(
-                    f"action_cards: at most one per player ({n}), got {len(kinds)} kinds"
-                )
-            object.__setattr__(self, "action_cards", kinds)
-        if not isinstance(self.uncertain_counts, bool | np.bool_):
-            raise ValueError(
-                f"uncertain_counts must be True or False, got {self.uncertain_counts!r}"
-            )
-        object.__setattr__(self, "uncertain_counts", bool(self.uncertain_counts))
-
-    @property
-    def has_action_cards(self) -> bool:
-        return bool(self.action_cards)
-
-    @property
-    def num_cards(self) -> int:
-        top = TOP_NUMBER[self.num_players]
-        return top * (top + 1) // 2
-
 
 # ----------------------------------------------------------------------------- state
 

@@ -321,7 +321,9 @@ class ObservationEncoder:
         self._nb_key: tuple | None = None
         self._dirty: list[int] = []
         self._lt_cache: list[tuple | None] = [None] * N_SEATS  # (last_turns, idx, val)
-        self._lt_key: tuple | None = None  # (observer, last_turns) in the buffer now
+        # the observer and the last_turns record whose cells the buffer holds now
+        self._lt_observer = -1
+        self._lt_record: tuple | None = None
 
     def _set_static(self, state: G.GuestsState) -> None:
         """Blocks that do not change during a game; per-case tables; per-game notebooks."""
@@ -447,23 +449,46 @@ class ObservationEncoder:
         return idx, val
 
     def encode(self, state: G.GuestsState, observer: int) -> np.ndarray:
-        """The observation of ``observer`` (a fresh array; the encoder keeps no reference)."""
+        """The observation of ``observer`` (a fresh array; the encoder keeps no reference).
+
+        The small blocks' (index, value) cells (:meth:`_decision_cells`, :meth:`_player_cells`,
+        asked, piles) replace last call's cells in one fancy-index write; the last turns, hand
+        and notebook blocks are rewritten only when they changed.
+        """
         self._set_static(state)
         buf = self._buf
         decision = state.decision
-        mine = state.current == observer and decision != G.D_NONE
-
-        # the small dynamic blocks: clear last call's cells, then set this call's, in two
-        # fancy-index writes
         if self._dirty:
             buf[self._dirty] = 0.0
         idx: list[int] = []
         val: list[float] = []
+        self._decision_cells(state, observer, decision, idx, val)
+        self._player_cells(state, observer, decision, idx, val)
+        ia = self._i_asked
+        for r in state.asked:
+            idx.append(ia + r)
+            val.append(1.0)
+        if observer != self._lt_observer or state.last_turns is not self._lt_record:
+            self._write_last_turns(state, observer)
+        p = self._i_piles
+        num = self._num_cards
+        idx += (p, p + 1, p + 2)
+        val += (len(state.deck) / num, len(state.discard) / num, len(state.revealed) / num)
+        buf[idx] = val
+        self._dirty = idx
+        self._write_private(state, observer)
+        return buf.copy()
+
+    def _decision_cells(
+        self, state: G.GuestsState, observer: int, decision: int, idx: list, val: list
+    ) -> None:
+        """Cells of ``phase``, ``round`` and, on the observer's own decision,
+        ``pending_decision``, ``pending_amount`` and ``pending_accusation``."""
         add_i = idx.append
         add_v = val.append
         add_i(self._i_phase + G.DECISION_PHASE[decision])
         add_v(1.0)
-        if mine:
+        if state.current == observer and decision != G.D_NONE:
             add_i(self._i_dec + decision)
             add_v(1.0)
             if decision == G.D_PAY:
@@ -485,8 +510,13 @@ class ObservationEncoder:
         add_i(self._i_round)
         add_v(state.round / state.config.max_rounds)
 
-        # players (egocentric)
-        order = self._orders[observer]
+    def _player_cells(
+        self, state: G.GuestsState, observer: int, decision: int, idx: list, val: list
+    ) -> None:
+        """Cells of the egocentric ``players`` rows: status, hand size, active and start
+        seat, and the bids of the current inquiry."""
+        add_i = idx.append
+        add_v = val.append
         block_of = self._block_of[observer]
         pbase = self._i_players
         F = N_PLAYER_FEATURES
@@ -496,7 +526,7 @@ class ObservationEncoder:
         active = state.active
         out = state.out
         hands = state.hands
-        for j, s in enumerate(order):
+        for j, s in enumerate(self._orders[observer]):
             b = pbase + j * F
             if out[s]:
                 add_i(b + P_OUT)
@@ -530,34 +560,24 @@ class ObservationEncoder:
                     add_i(b + P_ANSWERING)
                     add_v(1.0)
 
-        # asked references, piles
-        ia = self._i_asked
-        for r in state.asked:
-            add_i(ia + r)
-            add_v(1.0)
-
-        # the public record of each seat's last turn: rewritten only when the observer or the
-        # record changed (the engine replaces the immutable ``last_turns`` tuple on a change);
-        # its cells are cached per observer
+    def _write_last_turns(self, state: G.GuestsState, observer: int) -> None:
+        """The public record of each seat's last turn, called only when the observer or the
+        record changed (the engine replaces the immutable ``last_turns`` tuple on a change);
+        its cells are cached per observer."""
         lt = state.last_turns
-        key = self._lt_key
-        if key is None or key[0] != observer or key[1] is not lt:
-            cached = self._lt_cache[observer]
-            if cached is None or cached[0] is not lt:
-                i, v = self._last_turns_cells(lt, block_of)
-                cached = (lt, np.array(i, np.intp), np.array(v, np.float32))
-                self._lt_cache[observer] = cached
-            self._lt_view.fill(0.0)
-            buf[cached[1]] = cached[2]
-            self._lt_key = (observer, lt)
-        p = self._i_piles
-        num = self._num_cards
-        idx += (p, p + 1, p + 2)
-        val += (len(state.deck) / num, len(state.discard) / num, len(state.revealed) / num)
-        buf[idx] = val
-        self._dirty = idx
+        cached = self._lt_cache[observer]
+        if cached is None or cached[0] is not lt:
+            i, v = self._last_turns_cells(lt, self._block_of[observer])
+            cached = (lt, np.array(i, np.intp), np.array(v, np.float32))
+            self._lt_cache[observer] = cached
+        self._lt_view.fill(0.0)
+        self._buf[cached[1]] = cached[2]
+        self._lt_observer = observer
+        self._lt_record = lt
 
-        # hand and notebook: copied in only when the observer or its content changed
+    def _write_private(self, state: G.GuestsState, observer: int) -> None:
+        """The observer's hand and notebook (copied in only when the observer or its content
+        changed) and, in ``deduced`` mode, the deduction."""
         hkey = (observer, state.hand_version[observer])
         if hkey != self._hand_key:
             self._hand[:] = self._hand_block(state, observer)
@@ -569,7 +589,6 @@ class ObservationEncoder:
             self._nb_key = nkey
         if self.deduced:
             self._ded_view[:] = self._deduced(state, observer)
-        return buf.copy()
 
 
 _ACC_OFFSETS = (0, N_SUSPECTS, N_SUSPECTS + N_MOTIVES, N_SUSPECTS + N_MOTIVES + N_WEAPONS)

@@ -101,7 +101,20 @@ def _fail(fact: Any, msg: str) -> None:
 
 
 def validate_fact(fact: Any, board: Board = WALTON) -> None:
-    """Check one fact against the schema and the board; raise ``ValueError`` naming the problem."""
+    """Check one fact against the schema and the board; raise ``ValueError`` naming the problem.
+
+    The steps: :func:`_check_schema` (an object of a known type with exactly its keys), the
+    speaker, then the type's own checks (:data:`_TYPE_CHECKS`, on a :class:`_FactCheck`).
+    """
+    ftype = _check_schema(fact)
+    speaker = fact["speaker"]
+    if not isinstance(speaker, str) or speaker not in board.speaker_names:
+        _fail(fact, f"unknown speaker {speaker!r}")
+    _TYPE_CHECKS[ftype](_FactCheck(fact, board, ftype, speaker))
+
+
+def _check_schema(fact: Any) -> str:
+    """The fact's type, after checking it is a JSON object of a known type with its keys."""
     if not isinstance(fact, dict):
         raise ValueError(f"invalid fact {fact!r}: a fact must be a JSON object")
     ftype = fact.get("type")
@@ -115,128 +128,182 @@ def validate_fact(fact: Any, board: Board = WALTON) -> None:
     extra = sorted(set(fact) - expected)
     if extra:
         _fail(fact, f"unknown field(s) {extra} for type {ftype!r}")
-    speaker = fact["speaker"]
-    if not isinstance(speaker, str) or speaker not in board.speaker_names:
-        _fail(fact, f"unknown speaker {speaker!r}")
+    return ftype
 
-    def suspect(key: str) -> str:
-        v = fact[key]
-        if not isinstance(v, str) or not board.is_suspect(v):
-            _fail(fact, f"{key} {v!r} is not a suspect")
+
+class _FactCheck:
+    """The field checks of one fact (schema and speaker already checked): each raises
+    ``ValueError`` through :func:`_fail`, naming the field."""
+
+    def __init__(self, fact: dict, board: Board, ftype: str, speaker: str) -> None:
+        self.fact = fact
+        self.board = board
+        self.ftype = ftype
+        self.speaker = speaker
+
+    def fail(self, msg: str) -> None:
+        _fail(self.fact, msg)
+
+    def suspect(self, key: str) -> str:
+        v = self.fact[key]
+        if not isinstance(v, str) or not self.board.is_suspect(v):
+            self.fail(f"{key} {v!r} is not a suspect")
         return v
 
-    def room(key: str, alibi: bool = False, not_scene: bool = False) -> str:
-        v = fact[key]
+    def room(self, key: str, alibi: bool = False, not_scene: bool = False) -> str:
+        v = self.fact[key]
+        board = self.board
         if not isinstance(v, str) or not board.is_room(v):
-            _fail(fact, f"{key} {v!r} is not a room")
+            self.fail(f"{key} {v!r} is not a room")
         if alibi and v not in board.alibi_rooms:
-            _fail(fact, f"{key} {v!r} is not an alibi room ({', '.join(board.alibi_rooms)})")
+            self.fail(f"{key} {v!r} is not an alibi room ({', '.join(board.alibi_rooms)})")
         if not_scene and v == board.crime_scene:
-            _fail(fact, f"{key} cannot be the crime scene {v!r}")
+            self.fail(f"{key} cannot be the crime scene {v!r}")
         return v
 
-    def suspect_list(key: str, exact: int | None = None) -> list[str]:
-        v = fact[key]
+    def suspect_list(self, key: str, exact: int | None = None) -> list[str]:
+        v = self.fact[key]
         if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
-            _fail(fact, f"{key} must be a list of suspect ids, got {v!r}")
+            self.fail(f"{key} must be a list of suspect ids, got {v!r}")
         for x in v:
-            if not board.is_suspect(x):
-                _fail(fact, f"{key} names {x!r}, which is not a suspect")
+            if not self.board.is_suspect(x):
+                self.fail(f"{key} names {x!r}, which is not a suspect")
         if len(set(v)) != len(v):
-            _fail(fact, f"{key} names a suspect twice")
+            self.fail(f"{key} names a suspect twice")
         if v != sorted(v):
-            _fail(fact, f"{key} must be sorted, got {v!r}")
+            self.fail(f"{key} must be sorted, got {v!r}")
         if exact is not None and len(v) != exact:
-            _fail(fact, f"{key} must name exactly {exact} suspects, got {len(v)}")
+            self.fail(f"{key} must name exactly {exact} suspects, got {len(v)}")
         return v
 
-    def verdict() -> None:
-        if fact["verdict"] not in VERDICTS:
-            _fail(fact, f"verdict must be 'confirms' or 'refutes', got {fact['verdict']!r}")
+    def verdict(self) -> None:
+        if self.fact["verdict"] not in VERDICTS:
+            self.fail(f"verdict must be 'confirms' or 'refutes', got {self.fact['verdict']!r}")
 
-    def motive_of_suspect() -> Any:
-        s = suspect("suspect")
-        m = fact["motive"]
-        if not isinstance(m, str) or not board.is_motive(m):
-            _fail(fact, f"motive {m!r} is not a motive")
-        mot = board.motive(m)
+    def motive_of_suspect(self) -> Any:
+        s = self.suspect("suspect")
+        m = self.fact["motive"]
+        if not isinstance(m, str) or not self.board.is_motive(m):
+            self.fail(f"motive {m!r} is not a motive")
+        mot = self.board.motive(m)
         if mot.owner != s:
-            _fail(fact, f"motive {m!r} belongs to {mot.owner!r}, not to {s!r}")
+            self.fail(f"motive {m!r} belongs to {mot.owner!r}, not to {s!r}")
         return mot
 
-    def need_staff() -> None:
-        if speaker not in board.staff:
-            _fail(
-                fact, f"a {ftype} fact is told by staff ({', '.join(board.staff)}), not {speaker!r}"
+    def need_staff(self) -> None:
+        staff = self.board.staff
+        if self.speaker not in staff:
+            self.fail(
+                f"a {self.ftype} fact is told by staff ({', '.join(staff)}), not {self.speaker!r}"
             )
 
-    if ftype == "sign_absent":
-        if speaker not in ("police", "coroner"):
-            _fail(fact, f"sign_absent is told by the police or the coroner, not {speaker!r}")
-        if not isinstance(fact["sign"], str) or not board.is_sign(fact["sign"]):
-            _fail(fact, f"sign {fact['sign']!r} is not a sign")
-    elif ftype == "weapon_unused":
-        need_staff()
-        if not isinstance(fact["weapon"], str) or not board.is_weapon(fact["weapon"]):
-            _fail(fact, f"weapon {fact['weapon']!r} is not a weapon")
-    elif ftype == "passage_unused":
-        need_staff()
-        a, b = room("from"), room("to")
-        try:
-            key = board.passage_key(a, b)
-        except ValueError:
-            _fail(fact, f"there is no passage between {a!r} and {b!r}")
-        if key != (a, b):
-            _fail(fact, f"passage must be written from {key[0]!r} to {key[1]!r}")
-    elif ftype == "seen_before":
-        need_staff()
-        suspect("suspect")
-        room("room", alibi=True)
-    elif ftype == "seen_at_murder":
-        need_staff()
-        suspect("suspect")
-        room("room", not_scene=True)
-    elif ftype == "guest_count":
-        need_staff()
-        room("room", alibi=True)
-        c = fact["count"]
-        total = sum(board.head_count.values())
-        if not is_int(c, numpy=False) or not 0 <= c <= total:
-            _fail(fact, f"count must be an integer 0..{total}, got {c!r}")
-    elif ftype == "claim":
-        s = suspect("suspect")
-        if speaker != s:
-            _fail(fact, f"a claim is told by the suspect themself ({s!r}), not {speaker!r}")
-        room("room", alibi=True)
-        w = suspect_list("with")
-        if s in w:
-            _fail(fact, f"{s!r} cannot claim to be with themself")
-    elif ftype == "testimony":
-        mot = motive_of_suspect()
-        verdict()
-        if speaker not in mot.testifiers:
-            _fail(
-                fact,
-                f"a testimony about {mot.id!r} is told by {mot.testifiers[0]!r} or "
-                f"{mot.testifiers[1]!r}, not {speaker!r}",
-            )
-    elif ftype == "evidence":
-        if speaker != "police":
-            _fail(fact, f"evidence is told by the police, not {speaker!r}")
-        motive_of_suspect()
-        verdict()
-        room("room")
-    elif ftype == "together":
-        need_staff()
-        suspect_list("suspects", exact=2)
-        room("room")
-    elif ftype == "apart":
-        need_staff()
-        suspect_list("suspects", exact=2)
-    elif ftype == "alone":
-        need_staff()
-        suspect("suspect")
-        room("room")
+
+def _check_sign_absent(c: _FactCheck) -> None:
+    if c.speaker not in ("police", "coroner"):
+        c.fail(f"sign_absent is told by the police or the coroner, not {c.speaker!r}")
+    sign = c.fact["sign"]
+    if not isinstance(sign, str) or not c.board.is_sign(sign):
+        c.fail(f"sign {sign!r} is not a sign")
+
+
+def _check_weapon_unused(c: _FactCheck) -> None:
+    c.need_staff()
+    weapon = c.fact["weapon"]
+    if not isinstance(weapon, str) or not c.board.is_weapon(weapon):
+        c.fail(f"weapon {weapon!r} is not a weapon")
+
+
+def _check_passage_unused(c: _FactCheck) -> None:
+    c.need_staff()
+    a, b = c.room("from"), c.room("to")
+    try:
+        key = c.board.passage_key(a, b)
+    except ValueError:
+        c.fail(f"there is no passage between {a!r} and {b!r}")
+    if key != (a, b):
+        c.fail(f"passage must be written from {key[0]!r} to {key[1]!r}")
+
+
+def _check_seen_before(c: _FactCheck) -> None:
+    c.need_staff()
+    c.suspect("suspect")
+    c.room("room", alibi=True)
+
+
+def _check_seen_at_murder(c: _FactCheck) -> None:
+    c.need_staff()
+    c.suspect("suspect")
+    c.room("room", not_scene=True)
+
+
+def _check_guest_count(c: _FactCheck) -> None:
+    c.need_staff()
+    c.room("room", alibi=True)
+    count = c.fact["count"]
+    total = sum(c.board.head_count.values())
+    if not is_int(count, numpy=False) or not 0 <= count <= total:
+        c.fail(f"count must be an integer 0..{total}, got {count!r}")
+
+
+def _check_claim(c: _FactCheck) -> None:
+    s = c.suspect("suspect")
+    if c.speaker != s:
+        c.fail(f"a claim is told by the suspect themself ({s!r}), not {c.speaker!r}")
+    c.room("room", alibi=True)
+    if s in c.suspect_list("with"):
+        c.fail(f"{s!r} cannot claim to be with themself")
+
+
+def _check_testimony(c: _FactCheck) -> None:
+    mot = c.motive_of_suspect()
+    c.verdict()
+    if c.speaker not in mot.testifiers:
+        c.fail(
+            f"a testimony about {mot.id!r} is told by {mot.testifiers[0]!r} or "
+            f"{mot.testifiers[1]!r}, not {c.speaker!r}"
+        )
+
+
+def _check_evidence(c: _FactCheck) -> None:
+    if c.speaker != "police":
+        c.fail(f"evidence is told by the police, not {c.speaker!r}")
+    c.motive_of_suspect()
+    c.verdict()
+    c.room("room")
+
+
+def _check_together(c: _FactCheck) -> None:
+    c.need_staff()
+    c.suspect_list("suspects", exact=2)
+    c.room("room")
+
+
+def _check_apart(c: _FactCheck) -> None:
+    c.need_staff()
+    c.suspect_list("suspects", exact=2)
+
+
+def _check_alone(c: _FactCheck) -> None:
+    c.need_staff()
+    c.suspect("suspect")
+    c.room("room")
+
+
+#: the type's own checks, by fact type (every type of :data:`FACT_TYPES`)
+_TYPE_CHECKS = {
+    "sign_absent": _check_sign_absent,
+    "weapon_unused": _check_weapon_unused,
+    "passage_unused": _check_passage_unused,
+    "seen_before": _check_seen_before,
+    "seen_at_murder": _check_seen_at_murder,
+    "guest_count": _check_guest_count,
+    "claim": _check_claim,
+    "testimony": _check_testimony,
+    "evidence": _check_evidence,
+    "together": _check_together,
+    "apart": _check_apart,
+    "alone": _check_alone,
+}
 
 
 def fact_key(fact: dict) -> tuple:
