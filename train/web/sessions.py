@@ -201,14 +201,9 @@ class GameSession:
 
         s = self.settings
         specs = {a: self.agents[a].spec for a in self.agents} | {self.human: "human"}
-        return make_replay(
-            s.game,
-            s.players,
-            s.options,
-            s.seed,
-            [specs[a] for a in self.env.possible_agents],
-            self.actions,
-        )
+        results = self.env.unwrapped.results() if to_move(self.env) is None else None
+        agents = [specs[a] for a in self.env.possible_agents]
+        return make_replay(s.game, s.players, s.options, s.seed, agents, self.actions, results)
 
 
 class SessionStore:
