@@ -583,6 +583,7 @@ def _board_json() -> dict[str, Any]:
     """The public mansion map of the page: rooms (grid places), passages, suspects."""
     from parlour.envs.awkward_guests.picture_map import (
         MAP_GRID,
+        PASSAGE_BENDS,
         ROOM_LAYOUT,
         display_name,
         suspect_color,
@@ -594,7 +595,15 @@ def _board_json() -> dict[str, Any]:
         "rooms": [
             {"id": r, "name": display_name(r), "box": list(ROOM_LAYOUT[r])} for r in WALTON.rooms
         ],
-        "passages": [[p.frm, p.to, p.one_way] for p in WALTON.passages],
+        "passages": [
+            {
+                "from": p.frm,
+                "to": p.to,
+                "one_way": p.one_way,
+                "bends": [list(b) for b in PASSAGE_BENDS.get(frozenset((p.frm, p.to)), ())],
+            }
+            for p in WALTON.passages
+        ],
         "suspects": [
             {"id": x, "name": display_name(x), "color": "rgb({}, {}, {})".format(*suspect_color(x))}
             for x in WALTON.suspects

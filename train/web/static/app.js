@@ -3,8 +3,10 @@
 // one is drawn as its JSON view with its moves as buttons.
 "use strict";
 window.PARLOUR_GAMES = window.PARLOUR_GAMES || {};
-const FRAME_MS = 300; // pause between the agents' steps
-const PLAY_MS = 400; // replay autoplay speed
+// pause between the agents' steps and the replay autoplay speed (?frame_ms=N&play_ms=N)
+const QUERY = new URLSearchParams(location.search);
+const FRAME_MS = Number(QUERY.get("frame_ms") ?? 300);
+const PLAY_MS = Number(QUERY.get("play_ms") ?? 400);
 
 const $ = (id) => document.getElementById(id);
 const el = (tag, attrs = {}, ...kids) => {
@@ -21,7 +23,7 @@ window.parlourEl = el;
 
 let catalog = [];
 let game = null; // {id, spec, state, busy}
-let replay = null; // {id, summary, timer}
+let replay = null; // {id, summary, playing}
 
 async function api(method, path, body) {
   const opts = { method, headers: { "Content-Type": "application/json" } };
@@ -128,6 +130,7 @@ async function startGame(ev) {
     if (game) api("DELETE", `/api/games/${game.id}`).catch(() => {});
     const data = await api("POST", "/api/games", body);
     game = { id: data.id, spec, state: data.state, busy: false };
+    $("setup").open = false;
     $("log").replaceChildren();
     $("board").classList.remove("hidden");
     await playFrames(data.frames);
@@ -233,7 +236,7 @@ async function openReplay(body) {
   try {
     const data = await api("POST", "/api/replays", body);
     stopReplay();
-    replay = { id: data.id, summary: data.summary, timer: null };
+    replay = { id: data.id, summary: data.summary, playing: false };
     $("step").max = data.summary.steps;
     $("step").value = 0;
     fillSelect($("replay-view"), data.summary.views, "omniscient");
@@ -248,15 +251,20 @@ async function openReplay(body) {
   }
 }
 
+let frameTicket = 0; // the latest frame asked for: an older answer arriving late is dropped
+
 async function showStep() {
   if (!replay) return;
+  const ticket = ++frameTicket;
   const step = Number($("step").value);
   const view = $("replay-view").value;
   try {
     const state = await api("GET", `/api/replays/${replay.id}/frame?step=${step}&view=${view}`);
+    if (ticket !== frameTicket) return;
     drawTable(replay.summary.game, state, true, () => {});
     $("step-label").textContent = `step ${state.step} / ${state.steps}`;
     $("turn").textContent = state.over ? "Game over." : `${state.to_move} to move`;
+    document.body.dataset.view = view;
     document.body.dataset.step = String(state.step);
   } catch (err) {
     showError(err);
@@ -264,21 +272,22 @@ async function showStep() {
 }
 
 function stopReplay() {
-  if (replay && replay.timer) clearInterval(replay.timer);
-  if (replay) replay.timer = null;
+  if (replay) replay.playing = false;
   $("play-pause").textContent = "Play";
 }
 
-function togglePlay() {
+async function togglePlay() {
   if (!replay) return;
-  if (replay.timer) return stopReplay();
+  if (replay.playing) return stopReplay();
+  replay.playing = true;
   $("play-pause").textContent = "Pause";
-  replay.timer = setInterval(async () => {
-    const s = $("step");
-    if (Number(s.value) >= Number(s.max)) return stopReplay();
+  const s = $("step");
+  while (replay.playing && Number(s.value) < Number(s.max)) {
     s.value = Number(s.value) + 1;
     await showStep();
-  }, PLAY_MS);
+    await sleep(PLAY_MS);
+  }
+  stopReplay();
 }
 
 // -- wiring -----------------------------------------------------------------------------------

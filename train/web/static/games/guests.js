@@ -17,10 +17,12 @@
     const root = svg("svg", { class: "map", viewBox: `-${CELL / 2} -${CELL / 2} ${gw * CELL} ${gh * CELL}` });
     const centre = {};
     for (const r of board.rooms) centre[r.id] = [r.box[0] * CELL, r.box[1] * CELL];
-    for (const [a, b, oneWay] of board.passages) {
-      const [x1, y1] = centre[a];
-      const [x2, y2] = centre[b];
-      root.append(svg("line", { x1, y1, x2, y2, class: oneWay ? "passage one-way" : "passage" }));
+    for (const p of board.passages) {
+      const points = [centre[p.from], ...p.bends.map(([x, y]) => [x * CELL, y * CELL]), centre[p.to]];
+      root.append(svg("polyline", {
+        points: points.map((xy) => xy.join(",")).join(" "),
+        class: p.one_way ? "passage one-way" : "passage",
+      }));
     }
     for (const r of board.rooms) {
       const [cx, cy, w, h] = r.box;
@@ -87,7 +89,10 @@
     if (v.to_discard) side.append(el("div", { class: "drawn", text: `Still to discard: ${v.to_discard}` }));
     const acc = v.pending_accusation;
     if (acc) {
-      const parts = [acc.murderer, acc.motive, acc.weapon, acc.accomplice].filter((x) => x);
+      const names = Object.fromEntries(board.suspects.map((x) => [x.id, x.name]));
+      const parts = [acc.murderer, acc.motive, acc.weapon, acc.accomplice]
+        .filter((x) => x)
+        .map((x) => names[x] || x.replaceAll("_", " "));
       side.append(el("div", { class: "drawn", text: `Your accusation so far: ${parts.join(", ") || "—"}` }));
     }
     if (page.candidates !== undefined) {
