@@ -258,3 +258,20 @@ def test_eval_save_replays_writes_replays_that_replay(tmp_path) -> None:
         assert sorted(doc["agents"]) == ["audition.greedy", "random"]
         assert replay.frame(replay.steps, "omniscient")["over"]
     assert report["games"] == 4
+
+
+def test_replay_schema_document_matches_the_code(tmp_path) -> None:
+    """docs/web/replay.schema.json names exactly the fields the code reads and writes."""
+    from pathlib import Path
+
+    from parlour.train.web import replay as R
+
+    schema = json.loads(
+        (Path(__file__).parents[2] / "docs" / "web" / "replay.schema.json").read_text()
+    )
+    assert tuple(schema["properties"]) == R.FIELDS
+    assert tuple(schema["required"]) == R.REQUIRED
+    assert schema["properties"]["format"]["const"] == R.FORMAT
+    assert schema["properties"]["version"]["const"] == R.VERSION
+    doc = R.make_replay("audition", 2, {}, 1, ["random", "random"], [6], {"x": 1})
+    assert set(doc) <= set(schema["properties"]) and set(schema["required"]) <= set(doc)
