@@ -275,3 +275,28 @@ def test_replay_schema_document_matches_the_code(tmp_path) -> None:
     assert schema["properties"]["version"]["const"] == R.VERSION
     doc = R.make_replay("audition", 2, {}, 1, ["random", "random"], [6], {"x": 1})
     assert set(doc) <= set(schema["properties"]) and set(schema["required"]) <= set(doc)
+
+
+def test_every_game_with_a_ui_plays_on_the_page_with_the_default_hooks() -> None:
+    """Every registered game with a ``play_ui`` (the toy game ``countdown`` uses the default web
+    hooks) plays a whole game through sessions: each state is JSON, its moves are the mask's."""
+    import importlib
+
+    from parlour.train.games import all_games
+    from parlour.train.web.sessions import GameSession, parse_settings
+
+    importlib.import_module("tests.games")  # registers the toy game
+    specs = [s for s in all_games() if s.play_ui is not None]
+    assert "countdown" in {s.name for s in specs}
+    rng = np.random.default_rng(0)
+    for spec in specs:
+        settings = parse_settings({"game": spec.name, "opponents": ["random"], "seed": 2})
+        session = GameSession(settings)
+        state = session.state()
+        while not state["over"]:
+            json.dumps(state)
+            mask = session.env.observe(session.human)["action_mask"]
+            assert sorted(m["action"] for m in state["moves"]) == list(np.flatnonzero(mask))
+            move = state["moves"][int(rng.integers(len(state["moves"])))]
+            state = session.move(move["action"], state["version"])["state"]
+        assert "final" in json.loads(json.dumps(state))
