@@ -139,6 +139,10 @@ def test_unknown_game_id(live: Live) -> None:
     assert status == 404 and "no game 'nope'" in data["error"]
     status, data = live.call("POST", "/api/games/nope/move", {"action": 0, "version": 0})
     assert status == 404
+    key, _ = new_game(live, "audition", seed=2)
+    assert live.call("DELETE", f"/api/games/{key}") == (200, {"closed": True})
+    status, data = live.call("GET", f"/api/games/{key}")
+    assert status == 404 and "it was closed" in data["error"]
 
 
 def test_concurrent_games_are_independent(live: Live) -> None:
@@ -197,6 +201,11 @@ def test_replays_open_step_and_refuse_bad_documents(live: Live) -> None:
     while not state["over"]:
         move = {"action": state["moves"][0]["action"], "version": state["version"]}
         state = live.call("POST", f"/api/games/{key}/move", move)[1]["state"]
+    status, data = live.call("POST", f"/api/games/{key}/move", {"action": 0, "version": 999})
+    assert status == 409 and "stale move" in data["error"]
+    version = state["version"]
+    status, data = live.call("POST", f"/api/games/{key}/move", {"action": 0, "version": version})
+    assert status == 409 and "the game is over" in data["error"]
     doc = live.call("GET", f"/api/games/{key}/replay")[1]
     (live.replays / "mine.json").write_text(json.dumps(doc))
     (live.replays / "broken.json").write_text("{")
@@ -228,6 +237,7 @@ def test_replays_open_step_and_refuse_bad_documents(live: Live) -> None:
         ({"replay": dict(doc, format="other")}, "format must be 'parlour-replay'"),
         ({"replay": dict(doc, game="chess")}, "unknown game 'chess'"),
         ({"replay": {"game": "audition"}}, "missing fields"),
+        ({"replay": dict(doc, game=7)}, "game must be a game name"),
     ):
         status, data = live.call("POST", "/api/replays", body)
         assert status in (400, 404) and words in data["error"], (words, data)

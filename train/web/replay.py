@@ -77,6 +77,8 @@ def _check_fields(doc: Any) -> None:
             f"replay: format must be {FORMAT!r} version {VERSION}, got "
             f"{doc['format']!r} version {doc['version']!r}"
         )
+    if not isinstance(doc["game"], str):
+        raise WebError(f"replay: game must be a game name, got {doc['game']!r}")
     for key in ("players", "seed"):
         if isinstance(doc[key], bool) or not isinstance(doc[key], int):
             raise WebError(f"replay: {key} must be an integer, got {doc[key]!r}")

@@ -162,6 +162,8 @@ class GameSession:
                 f"{self.version}; reload the state",
                 status=409,
             )
+        if to_move(self.env) is None:
+            raise WebError("the game is over", status=409)
         if to_move(self.env) != self.human:
             raise WebError("it is not your turn", status=409)
         legal = [m["action"] for m in self.state()["moves"]]
