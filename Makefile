@@ -5,12 +5,12 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.parlour-installed
 PYTEST_ARGS ?=
 
-.PHONY: run test test-slow bench lint format clean
+.PHONY: run test test-slow bench lint format clean chromium
 
 $(STAMP): pyproject.toml setup.py constraints.txt parlour.pth
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade "pip>=24"
-	$(PY) -m pip install --quiet -c constraints.txt -e ".[train,dev,ecosystem]"
+	$(PY) -m pip install --quiet -c constraints.txt -e ".[train,dev,ecosystem,web]"
 	# an editable install leaves out parlour.pth (the start-up registration hook): add it
 	$(PY) -c "import shutil, sysconfig; shutil.copy('parlour.pth', sysconfig.get_paths()['purelib'])"
 	touch $(STAMP)
@@ -21,12 +21,19 @@ RUN_CONFIG ?= configs/audition_2p.yaml
 run: $(STAMP)
 	$(VENV)/bin/parlour train $(RUN_CONFIG)
 
-test: $(STAMP)
+# the browser tests (tests/web) drive the OS's Chromium: install it when it is missing
+CHROMIUM ?= /usr/bin/chromium
+chromium:
+	@test -x $(CHROMIUM) || { echo "installing chromium (apt-get) for the browser tests"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } \
+	  || { echo "make test needs $(CHROMIUM): run 'apt-get install -y chromium' as root"; exit 1; }
+
+test: $(STAMP) chromium
 	$(VENV)/bin/ruff format --check --quiet .
 	$(VENV)/bin/ruff check --quiet .
 	$(PY) -m pytest -q -n 2 -m "not slow" $(PYTEST_ARGS)
 
-test-slow: $(STAMP)
+test-slow: $(STAMP) chromium
 	$(PY) -m pytest -q -n 2 -m slow $(PYTEST_ARGS)
 
 bench: $(STAMP)

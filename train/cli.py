@@ -10,6 +10,7 @@ lazily so that a missing optional extra (e.g. torch for ``train``) never breaks 
 | ``demo`` | ``parlour.envs.audition.demo`` | play one rendered game between random agents |
 | ``eval`` | ``parlour.train.evaluate`` | tournament between agents: JSON / Markdown / PNG results |
 | ``play`` | ``parlour.train.play`` | play a game in the terminal against agents |
+| ``serve`` | ``parlour.train.serve`` | play against agents and watch replays in the browser |
 | ``train`` | ``parlour.train.train`` | MaskablePPO self-play training from a YAML config |
 
 A subcommand module exposes ``HELP`` (one line), ``add_arguments(parser)`` and ``run(args) ->
@@ -35,6 +36,7 @@ SUBCOMMANDS: dict[str, str] = {
     "demo": "parlour.envs.audition.demo",
     "eval": "parlour.train.evaluate",
     "play": "parlour.train.play",
+    "serve": "parlour.train.serve",
     "train": "parlour.train.train",
 }
 

@@ -15,6 +15,7 @@ parlour eval --game guests --players 1 --agents guests.deducer random --games 20
 | ``--seed`` | first deal seed (deal ``d`` uses ``seed + d``) |
 | ``--workers`` | processes (default: one per core) |
 | ``--out`` | output folder (default ``runs/eval/<game>_<players>p_<time>``) |
+| ``--save-replays K`` | also write the first ``K`` games as replays, ``<out>/replays/replay_KKKK.json`` (:mod:`parlour.train.web.replay`; watch them with ``parlour serve --replays <out>/replays``) |
 
 Writes ``eval.json`` (format of :mod:`parlour.train.tournament`), ``eval.md`` and ``eval.png`` (win rates
 with 95% intervals; the head-to-head matrix for more than two kinds), rendered by
@@ -53,6 +54,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workers", type=int, default=None, help="processes (default: cores)")
     parser.add_argument("--out", default=None, help="output folder")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    parser.add_argument(
+        "--save-replays",
+        type=int,
+        default=0,
+        metavar="K",
+        help="write the first K games as replays",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -60,6 +68,9 @@ def run(args: argparse.Namespace) -> int:
     from parlour.train.tournament import run_tournament
 
     spec = args.game  # (resolved by the argument parser: game_argument)
+    if args.save_replays < 0:
+        print(f"parlour eval: --save-replays must be >= 0, got {args.save_replays}")
+        return 2
     try:
         options = parse_options(args.option)
         result = run_tournament(
@@ -78,6 +89,20 @@ def run(args: argparse.Namespace) -> int:
     stamp = time.strftime("%Y%m%d-%H%M%S")
     out = Path(args.out or f"runs/eval/{spec.name}_{args.players}p_{stamp}")
     paths = write_results(result, out, "eval", spec)
+    if args.save_replays:
+        from parlour.train.web.replay import save_tournament_replays
+
+        paths.append(
+            save_tournament_replays(
+                spec,
+                args.players,
+                args.agents,
+                args.seed,
+                options,
+                args.save_replays,
+                out / "replays",
+            )[0].parent
+        )
     print_table(result, spec=spec)
     print("wrote " + ", ".join(str(p) for p in paths))
     return 0

@@ -118,6 +118,28 @@ class PlayUI:
         was hidden."""
         raise NotImplementedError
 
+    # -- the web page (``parlour serve``, :mod:`parlour.train.web`) -----------------------------
+
+    def web_options(self) -> list[dict[str, Any]]:
+        """The game's own fields of the page's new-game form: ``{"name", "label", "choices",
+        "default"}`` each (``choices``: a list, or ``"bool"``); none by default."""
+        return []
+
+    def web_view(self, env: Any, agent: str, hints: bool = False) -> Any:
+        """What the page shows the seat ``agent``: built from ``env.player_view(agent)`` only
+        (``hints``: add the game's optional aids, e.g. a deduction count)."""
+        return {"view": env.player_view(agent)}
+
+    def web_target(self, env: Any, agent: str, action: int) -> str | None:
+        """The page element a legal move is made by clicking (e.g. ``"slot:2"``); None: a
+        button with the move's name."""
+        return None
+
+    def web_reveal(self, env: Any, results: dict[str, Any] | None) -> dict[str, Any]:
+        """What the page shows once the game is over (``results``) or in an omniscient replay
+        (``results`` None while the game runs): scores, winners, what was hidden."""
+        return {"results": results}
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(

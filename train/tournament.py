@@ -124,7 +124,8 @@ def _init_worker(
     _WORKER.update(env=env, agents=agents, seed=seed, stats=game.stats)
 
 
-def _play(job: tuple[int, tuple[int, ...]]) -> GameRecord:
+def _play(job: tuple[int, tuple[int, ...]], record: list[int] | None = None) -> GameRecord:
+    """One game (``record``: a list the actions played are appended to, for replays)."""
     deal, kinds = job
     env, agents, seed, stats = _WORKER["env"], _WORKER["agents"], _WORKER["seed"], _WORKER["stats"]
     env.reset(seed=seed + deal)
@@ -142,7 +143,10 @@ def _play(job: tuple[int, tuple[int, ...]]) -> GameRecord:
         if term or trunc:
             env.step(None)
             continue
-        env.step(seat_agents[name].act(obs, env.player_view(name)))
+        action = seat_agents[name].act(obs, env.player_view(name))
+        if record is not None:
+            record.append(int(action))
+        env.step(action)
         length += 1
     final_info = env.unwrapped.results()
     score_map = final_info.get("scores", {})

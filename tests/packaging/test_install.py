@@ -69,6 +69,8 @@ def test_wheel_holds_only_the_parlour_namespace(wheel: Path):
     assert "parlour/envs/awkward_guests/walton.json" in names or any(
         n.startswith("parlour/envs/awkward_guests/") and n.endswith("walton.json") for n in names
     )
+    for page in ("index.html", "app.js", "style.css", "games/audition.js", "games/guests.js"):
+        assert f"parlour/train/web/static/{page}" in names  # parlour serve's page: package data
     assert not any(n.startswith("parlour/tests/") or "/__pycache__/" in n for n in names)
     pth = zipfile.ZipFile(wheel).read("parlour.pth").decode()
     assert pth.strip() == "import parlour"

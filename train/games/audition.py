@@ -135,6 +135,34 @@ class AuditionUI(PlayUI):
         scores = ", ".join(f"{a}: {p}" for a, p in results["scores"].items())
         return f"Scores: {scores}\nWinner(s): {', '.join(results['winners'])}"
 
+    def web_options(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "name": "action_cards",
+                "label": "action cards (variant 1)",
+                "choices": list(range(R.MAX_PLAYERS + 1)),
+                "default": 0,
+            },
+            {"name": "uncertain_counts", "label": "uncertain counts", "choices": "bool"},
+        ]
+
+    def web_target(self, env: Any, agent: str, action: int) -> str | None:
+        """Slots are clicked to take them or place the drawn card; numbers of the collection
+        to give or discard one; drawing and passing are buttons."""
+        if R.TAKE_0 <= action < R.DRAW:
+            return f"slot:{action - R.TAKE_0}"
+        if R.PLACE_0 <= action < R.PASS:
+            return f"slot:{action - R.PLACE_0}"
+        if action > R.PASS:
+            return f"number:{action - R.CHOOSE_0}"
+        return None
+
+    def web_reveal(self, env: Any, results: dict[str, Any] | None) -> dict[str, Any]:
+        if results is None:  # a replay's omniscient view while the game runs
+            game = env.unwrapped.game
+            return {"deck_top_first": [int(c) for c in reversed(game.deck)]}
+        return {"scores": results["scores"], "winners": results["winners"]}
+
 
 SPEC = register_game(
     GameSpec(

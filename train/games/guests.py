@@ -7,6 +7,7 @@
 | PPO features and policy | ``GuestsFeatures``, ``PriorHead``, ``GuestsPolicy`` (torch: built on first use, see :func:`parlour.train.games.lazy_classes`) |
 | statistics | :class:`GuestsStatistics`: solved, rounds to solve, wrong accusations, in tournaments, training logs and reports |
 | ``parlour play guests`` | :class:`GuestsUI` (``--level``; the ``notebook`` and ``undo`` commands) |
+| ``parlour serve`` | :class:`~parlour.train.games.guests_web.GuestsWeb` (the page's map, hand, notebook, solution) |
 
 Training-only options
 ---------------------
@@ -51,6 +52,7 @@ from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests import game as G
 from parlour.envs.awkward_guests.case.board import WALTON
 from parlour.train.games import Column, GameSpec, Statistics, lazy_classes, register_game
+from parlour.train.games.guests_web import DEFAULT_LEVEL, GuestsWeb
 from parlour.train.play import Move, PlayUI
 
 if TYPE_CHECKING:
@@ -422,13 +424,13 @@ CHOICE_GROUPS = {
     "accomplice_motive": "accusation",
     "discard": "discard",
 }
-DEFAULT_LEVEL = "easy"
 #: wide enough that a card line is never shortened (the session wraps lines to 80 columns)
 CARD_LINE_WIDTH = 10_000
 
 
-class GuestsUI(PlayUI):
-    """What ``parlour play guests`` shows: the hand, the notebook, undo, the proof at the end."""
+class GuestsUI(GuestsWeb, PlayUI):
+    """What ``parlour play guests`` shows: the hand, the notebook, undo, the proof at the end
+    (and ``parlour serve``'s page: :class:`~parlour.train.games.guests_web.GuestsWeb`)."""
 
     default_players = 3
     default_opponent = "guests.deducer"

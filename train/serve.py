@@ -1,0 +1,72 @@
+"""``parlour serve``: play the games against agents and watch replays in the browser.
+
+```
+parlour serve [--host 127.0.0.1] [--port 8000] [--model PATH ...] [--replays PATH ...] [--timeout S]
+parlour serve --replays runs/eval/audition_2p_20260101-120000/replays
+```
+
+Starts a local web server (Starlette + uvicorn, :mod:`parlour.train.web`) and prints its
+address. In the page a person picks a game, the player count, the game's options, their seat and
+the opponents (every agent spec that plays the game, plus ``ppo:PATH`` for each ``--model``
+file and each ``runs/*/model.zip`` found under the current folder), then plays by clicking.
+Each browser tab is its own game; a game untouched for ``--timeout`` seconds is dropped.
+``--replays`` lists replay files (or folders of them, e.g. written by
+``parlour eval --save-replays K``) on the page; a replay file can also be opened from the
+browser. See ``docs/web.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from parlour.train.web.sessions import DEFAULT_TIMEOUT_S
+
+HELP = "play the games against agents and watch replays in the browser"
+DEFAULT_PORT = 8000
+#: where ``parlour train`` leaves its models (offered as opponents when found)
+MODEL_GLOB = "runs/*/model.zip"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    parser.add_argument(
+        "--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})"
+    )
+    parser.add_argument(
+        "--model", nargs="+", default=[], help="PPO model files offered as opponents"
+    )
+    parser.add_argument(
+        "--replays", nargs="+", default=[], help="replay files or folders to list on the page"
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=DEFAULT_TIMEOUT_S,
+        help=f"seconds an untouched game is kept (default {DEFAULT_TIMEOUT_S})",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from parlour.train.web.app import create_app
+
+    models = [*args.model, *(str(p) for p in sorted(Path().glob(MODEL_GLOB)))]
+    for m in args.model:
+        if not Path(m).is_file():
+            print(f"parlour serve: --model {m}: no such file")
+            return 2
+    for r in args.replays:
+        if not Path(r).exists():
+            print(f"parlour serve: --replays {r}: no such file or folder")
+            return 2
+    if args.timeout <= 0:
+        print(f"parlour serve: --timeout must be > 0, got {args.timeout}")
+        return 2
+    app = create_app(models=models, replays=args.replays, timeout=args.timeout)
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")
+    server = uvicorn.Server(config)
+    print(f"parlour serve: open http://{args.host}:{args.port}/ (Ctrl-C stops)", flush=True)
+    server.run()
+    return 0

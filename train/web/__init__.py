@@ -1,0 +1,17 @@
+"""The web table of ``parlour serve`` (:mod:`parlour.train.serve`): play in the browser, watch replays.
+
+| module | what it holds |
+|---|---|
+| :mod:`~parlour.train.web.app` | the Starlette app: the page, static files and the JSON API (its table of routes) |
+| :mod:`~parlour.train.web.sessions` | one game per browser tab (:class:`GameSession`), the store that expires abandoned ones |
+| :mod:`~parlour.train.web.views` | the JSON a seat is sent (only its ``player_view``, its legal moves), the omniscient one of replays |
+| :mod:`~parlour.train.web.replay` | the replay document (seed, configuration, actions), loading, stepping, ``parlour eval --save-replays`` |
+| ``static/`` | the page: ``index.html``, ``app.js`` (generic), ``games/<game>.js`` (each game's table), ``style.css`` |
+
+What is game-specific comes from the game's UI (``GameSpec.play_ui``, a
+:class:`parlour.train.play.PlayUI`): ``web_options`` (its new-game fields), ``web_view`` (its
+seat's JSON, built from ``env.player_view(agent)``), ``web_target`` (which page element a move
+is clicked on) and ``web_reveal`` (what the end of the game shows). The page draws a game with
+``static/games/<name>.js`` when it has one, else as its JSON view with its moves as buttons.
+Needs the ``web`` extra (``pip install parlour[web]``). See ``docs/web.md``.
+"""
