@@ -58,7 +58,11 @@ def parse_options(items: list[str]) -> dict[str, Any]:
         key, eq, value = item.partition("=")
         if not eq or not key:
             raise ValueError(f"--option takes KEY=VALUE, got {item!r}")
-        options[key] = yaml.safe_load(value)
+        try:
+            options[key] = yaml.safe_load(value)
+        except yaml.YAMLError as exc:
+            msg = " ".join(str(exc).split())
+            raise ValueError(f"--option {key}: not a YAML value: {msg}") from None
     return options
 
 
@@ -97,7 +101,9 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
-    return int(args.func(args) or 0)
+    from parlour.train.errors import run_guarded
+
+    return run_guarded(args.command, args.func, args)
 
 
 if __name__ == "__main__":

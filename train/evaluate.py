@@ -28,6 +28,9 @@ mean score, mean reward, and the game's own columns (its ``GameSpec.stats``; Awk
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -56,10 +59,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from parlour.train.report import print_table, write_results
+    from parlour.train.report import print_table
     from parlour.train.tournament import run_tournament
 
     spec = args.game  # (resolved by the argument parser: game_argument)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    out = Path(args.out or f"runs/eval/{spec.name}_{args.players}p_{stamp}")
+    if out.exists() and not out.is_dir():  # checked before the tournament, not after it
+        print(f"parlour eval: --out: {out} is a file, not a folder", file=sys.stderr)
+        return 2
     try:
         options = parse_options(args.option)
         result = run_tournament(
@@ -73,11 +81,26 @@ def run(args: argparse.Namespace) -> int:
             progress=not args.no_progress,
         )
     except (ValueError, FileNotFoundError) as exc:
-        print(f"parlour eval: {exc}")
+        print(f"parlour eval: {exc}", file=sys.stderr)
         return 2
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    out = Path(args.out or f"runs/eval/{spec.name}_{args.players}p_{stamp}")
-    paths = write_results(result, out, "eval", spec)
+    paths = write_results_safely(result, out, spec)
     print_table(result, spec=spec)
     print("wrote " + ", ".join(str(p) for p in paths))
     return 0
+
+
+def write_results_safely(result: dict, out: Path, spec: object) -> list[Path]:
+    """``write_results`` into ``out``; if that fails (the folder became unwritable, the disk is
+    full), the results go to a fresh temporary folder instead of being lost."""
+    from parlour.train.report import write_results
+
+    try:
+        return write_results(result, out, "eval", spec)
+    except OSError as exc:
+        rescue = Path(tempfile.mkdtemp(prefix="parlour-eval-")) / "eval.json"
+        rescue.write_text(json.dumps(result, indent=1) + "\n")
+        print(
+            f"parlour eval: cannot write to {out} ({exc}); results saved in {rescue}",
+            file=sys.stderr,
+        )
+        return [rescue]

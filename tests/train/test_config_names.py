@@ -48,7 +48,9 @@ def test_an_unknown_name_lists_the_shipped_configs():
 def test_parlour_train_takes_a_config_name(monkeypatch, tmp_path, capsys):
     seen = {}
 
-    def fake_train(cfg, runs, resume, progress):  # (the name is what is tested, not training)
+    def fake_train(
+        cfg, runs, resume, progress, overwrite=False
+    ):  # (the name is what is tested, not training)
         seen.update(cfg=cfg, runs=runs)
         return {"name": cfg.name}
 
