@@ -40,8 +40,9 @@ def load_model(path: str | os.PathLike, **kwargs: Any) -> Any:
 def load_policy(path: str) -> Any:
     """The policy network of a saved MaskablePPO model (cached per path and mtime)."""
     if not os.path.isfile(path):
-        what = "a folder, not a model file" if os.path.isdir(path) else "no model file"
-        raise FileNotFoundError(f"ppo: {path!r} is {what}")
+        if os.path.isdir(path):
+            raise FileNotFoundError(f"ppo: {path!r} is a folder, not a model file")
+        raise FileNotFoundError(f"ppo: no model file at {path!r}")
     import torch
 
     key = (os.path.abspath(path), os.path.getmtime(path))

@@ -49,6 +49,26 @@ def game_argument(name: str) -> GameSpec:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def positive_int(text: str) -> int:
+    """``argparse`` type: an int >= 1."""
+    return _bounded_int(text, 1)
+
+
+def non_negative_int(text: str) -> int:
+    """``argparse`` type: an int >= 0."""
+    return _bounded_int(text, 0)
+
+
+def _bounded_int(text: str, low: int) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an int >= {low}, got {text!r}") from None
+    if value < low:
+        raise argparse.ArgumentTypeError(f"must be >= {low}, got {value}")
+    return value
+
+
 def parse_options(items: list[str]) -> dict[str, Any]:
     """``--option KEY=VALUE`` items as game options (each value read as YAML)."""
     import yaml

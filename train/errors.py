@@ -5,7 +5,7 @@ stderr, ``parlour <command>: error: <message>``, and a non-zero exit code, never
 
 | what was raised | exit code | line |
 |---|---|---|
-| :class:`UserError`, ``ValueError``, ``OSError``, ``UnicodeError``, ``zipfile.BadZipFile``, ``RecursionError``, ``EOFError`` (bad input, missing / unreadable / corrupt files) | 2 | the message |
+| :class:`UserError`, ``ValueError``, ``OSError``, ``UnicodeError``, ``zipfile.BadZipFile``, ``RecursionError``, ``EOFError``, ``ImportError`` (bad input, missing / unreadable / corrupt files, a missing optional extra) | 2 | the message |
 | ``KeyboardInterrupt`` (Ctrl-C) | 130 | ``interrupted`` |
 | anything else (a bug in parlour) | 1 | ``internal error: <type>: <message>`` |
 
@@ -34,6 +34,7 @@ USER_ERRORS: tuple[type[BaseException], ...] = (
     zipfile.BadZipFile,
     RecursionError,
     EOFError,
+    ImportError,
 )
 #: the longest message printed (a message quoting a huge input is cut)
 MAX_MESSAGE_CHARS = 500

@@ -356,9 +356,9 @@ def run_tournament(
     workers = min(workers or os.cpu_count() or 1, len(jobs))
     t0 = time.perf_counter()
     init = (game, players, game_options, specs, seed)
+    _init_worker(*init)  # here first: bad settings raise now, not in (respawning) pool workers
     bar = _progress(len(jobs), desc, progress)
     records: list[GameRecord] = []
-    _init_worker(*init)  # here first: bad settings raise now, not in (respawning) pool workers
     if workers <= 1:
         for job in jobs:
             records.append(_play(job))

@@ -92,11 +92,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         cfg = load_config(args.config)
     except ConfigError as exc:
-        print(f"parlour train: {args.config}: {exc}")
+        print(f"parlour train: {args.config}: {exc}", file=sys.stderr)
         return 2
     if args.timesteps is not None:
         if args.timesteps < 1:
-            print("parlour train: --timesteps must be >= 1")
+            print("parlour train: --timesteps must be >= 1", file=sys.stderr)
             return 2
         cfg.total_timesteps = args.timesteps
     if args.dummy:

@@ -58,5 +58,5 @@ def test_parlour_train_takes_a_config_name(monkeypatch, tmp_path, capsys):
     assert main(["train", "audition_2p", "--runs", str(tmp_path), "--timesteps", "7"]) == 0
     assert seen["cfg"].name == "audition_2p" and seen["cfg"].total_timesteps == 7
     assert main(["train", "audition_9p"]) == 2
-    out = capsys.readouterr().out
+    out = capsys.readouterr().err
     assert "audition_9p" in out and "shipped configs: audition_2p" in out
