@@ -98,9 +98,8 @@ def assert_clean_failure(
     rc, out, err = result
     assert rc == code, (rc, out[-2000:], err[-2000:])
     assert "Traceback" not in out + err, err[-3000:]
-    lines = [line for line in err.splitlines() if message in line]
-    assert lines, f"{message!r} not in stderr: {err[-2000:]!r}"
-    assert lines[0].startswith("parlour"), lines[0]
+    lines = [line for line in err.splitlines() if line.startswith("parlour") and message in line]
+    assert lines, f"no 'parlour ...: {message}' line in stderr: {err[-2000:]!r}"
     if before is not None:
         assert after is not None
         lost = sorted(set(before) - set(after))
