@@ -71,7 +71,9 @@ def run_main(argv: list[str], capsys: Any) -> tuple[int, str, str]:
     return code, captured.out, captured.err
 
 
-def run_cli(argv: list[str], cwd: Path, stdin: str = "", timeout: float = 120) -> tuple[int, str, str]:
+def run_cli(
+    argv: list[str], cwd: Path, stdin: str = "", timeout: float = 120
+) -> tuple[int, str, str]:
     """``parlour ARGV`` in a subprocess."""
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     env.pop("PARLOUR_TRACEBACK", None)
