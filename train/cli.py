@@ -16,6 +16,9 @@ A subcommand module exposes ``HELP`` (one line), ``add_arguments(parser)`` and `
 int`` (the exit code). A subcommand whose parser sets the default ``extra_args=True`` receives the
 arguments it does not know as ``args.extra`` (``parlour play GAME`` passes them to the game's own
 flags); any other subcommand rejects them.
+
+Every subcommand runs through :func:`parlour.train.errors.run_guarded`: a user error ends with
+one line on stderr and exit code 2, never a traceback (``PARLOUR_TRACEBACK=1`` shows it).
 """
 
 from __future__ import annotations

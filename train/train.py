@@ -39,7 +39,13 @@ rate of the learner and of each baseline (``final[opp]["baseline"]``) side by si
 learning curve the learner's solve rate. The report is rendered by :mod:`parlour.train.report`.
 
 ``--timesteps N`` overrides ``total_timesteps``; ``--dummy`` forces the in-process vec env;
-``--runs DIR`` changes the parent folder of run folders (default ``runs``).
+``--runs DIR`` changes the parent folder of run folders (default ``runs``); ``--overwrite``
+replaces an existing run of the same name (without it, a folder that holds a run is refused).
+
+Run folders are locked while in use, a new run deletes nothing before its config, envs and model
+exist, and ``--resume`` refuses a config that changes the model or the game
+(:mod:`parlour.train.run_folder`). Ctrl-C saves the model, a checkpoint and the report of what
+was done and exits with code 130 (:mod:`parlour.train.safe_stop`); ``--resume`` continues.
 """
 
 from __future__ import annotations

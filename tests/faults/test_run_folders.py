@@ -98,3 +98,11 @@ def test_resume_with_a_corrupt_state_is_a_clear_error(tmp_path, capsys, finished
     before = files(tmp_path)
     result = _train(tmp_path, capsys, tiny(), "--resume")
     assert_clean_failure(result, "corrupt checkpoint state", before, files(tmp_path))
+
+
+def test_overwrite_replaces_a_finished_run_and_nothing_else(tmp_path, capsys, finished_run):
+    result = _train(tmp_path, capsys, tiny(), "--overwrite")
+    assert result[0] == 0, result[2][-2000:]
+    assert (finished_run / "model.zip").read_bytes() != b"the finished model"
+    assert (tmp_path / "keep.txt").read_text() == "a file beside the runs folder"
+    assert '"timesteps": 256' in (finished_run / "report.json").read_text()
