@@ -57,3 +57,15 @@ def test_a_failed_solo_reset_keeps_the_generator_and_the_game():
         with pytest.raises(ValueError):
             env.reset(seed=seed, options={"deck": [1.0]})
         assert pickle.dumps((env.game, env.np_random.bit_generator.state)) == before
+
+
+def test_a_failed_audition_reset_keeps_the_game_and_the_generator():
+    env = audition_v0.env(num_players=3)
+    env.reset(seed=5)
+    raw = env.unwrapped
+    before = pickle.dumps((raw.game, raw._np_random))
+    for seed in (None, 11):
+        for bad in ({"deck": [1.5]}, {"start": 9}):
+            with pytest.raises(ValueError):
+                env.reset(seed=seed, options=bad)
+            assert pickle.dumps((raw.game, raw._np_random)) == before
