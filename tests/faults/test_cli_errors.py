@@ -3,6 +3,9 @@ and a non-zero exit code, never a traceback, and leaves the files as they were."
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import pytest
 
 from .helpers import assert_clean_failure, files, run_cli, run_main, tiny, write_config
@@ -105,3 +108,20 @@ def test_the_real_command_prints_no_traceback(tmp_path):
         before = files(tmp_path)
         result = run_cli(argv, tmp_path)
         assert_clean_failure(result, message, before, files(tmp_path))
+
+
+def test_eval_results_survive_a_failed_write(tmp_path, capsys, monkeypatch):
+    import json
+
+    import parlour.train.report as report
+
+    def fail(*_args, **_kwargs):
+        raise OSError("No space left on device")
+
+    monkeypatch.setattr(report, "write_results", fail)
+    argv = [*EVAL, "--agents", "random", "--games", "4", "--out", str(tmp_path / "out")]
+    code, _, err = run_main(argv, capsys)
+    assert code == 0 and "Traceback" not in err
+    saved = err.split("results saved in ")[1].strip()
+    assert json.loads(Path(saved).read_text())["agents"][0]["games"] >= 4
+    shutil.rmtree(Path(saved).parent)
