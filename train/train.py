@@ -477,6 +477,7 @@ def _learn(
     except KeyboardInterrupt:
         interrupted = True
         model.num_timesteps = getattr(callback, "boundary", model.num_timesteps)
+        state.history = [h for h in state.history if h["timesteps"] <= model.num_timesteps]
         if getattr(callback, "bar", None) is not None:
             callback.bar.close()
     with no_interrupts():
