@@ -145,6 +145,15 @@ def make_agent(spec: str, game: GameSpec | str, seed: int | None = None) -> Agen
         ) from None
 
 
+def check_agents_fit(agents: Any, env: Any) -> None:
+    """Let every agent that can check its fit to ``env`` do so (``ppo:`` models: observation
+    and action sizes), so that a model of another game fails before any game is played."""
+    for agent in agents:
+        fits = getattr(agent, "check_fits", None)
+        if fits is not None:
+            fits(env)
+
+
 def known_agents(game: GameSpec | str | None = None) -> list[str]:
     """Names of the scripted agents (for ``game`` if given: with the plug-in's own)."""
     if game is None:

@@ -8,18 +8,23 @@ action. By default it plays the most probable legal action (``deterministic``); 
 per process (evaluation and training workers run one process per core).
 
 Models are cached per path and file modification time within a process, so many seats and
-many games share one loaded network. Models saved by parlour 0.1 (class paths such as
+many games share one loaded network; the cache keeps the :data:`MAX_CACHED_MODELS` most recently
+used networks (a long run's snapshots and evaluations do not accumulate). Models saved by parlour 0.1 (class paths such as
 ``train.features.AuditionFeatures``) load through :func:`parlour._legacy.legacy_module_paths`.
 """
 
 from __future__ import annotations
 
 import os
+from collections import OrderedDict
 from typing import Any
 
 import numpy as np
 
-_CACHE: dict[tuple[str, float], Any] = {}
+#: loaded policies kept per process (least recently used dropped first): a long run's snapshots
+#: and periodic evaluations each add a path, and an agent holds its own policy anyway
+MAX_CACHED_MODELS = 8
+_CACHE: OrderedDict[tuple[str, float], Any] = OrderedDict()
 
 
 def load_model(path: str | os.PathLike, **kwargs: Any) -> Any:
@@ -34,17 +39,26 @@ def load_model(path: str | os.PathLike, **kwargs: Any) -> Any:
 
 def load_policy(path: str) -> Any:
     """The policy network of a saved MaskablePPO model (cached per path and mtime)."""
-    if not os.path.exists(path):
+    if not os.path.isfile(path):
+        if os.path.isdir(path):
+            raise FileNotFoundError(f"ppo: {path!r} is a folder, not a model file")
         raise FileNotFoundError(f"ppo: no model file at {path!r}")
     import torch
 
     key = (os.path.abspath(path), os.path.getmtime(path))
-    if key not in _CACHE:
-        torch.set_num_threads(1)
+    if key in _CACHE:
+        _CACHE.move_to_end(key)
+        return _CACHE[key]
+    torch.set_num_threads(1)
+    try:
         model = load_model(path, device="cpu")
-        model.policy.set_training_mode(False)
-        _CACHE[key] = model.policy
-    return _CACHE[key]
+    except Exception as exc:  # a truncated / corrupt / foreign zip raises many kinds
+        raise ValueError(f"ppo: cannot load a MaskablePPO model from {path!r}: {exc}") from None
+    model.policy.set_training_mode(False)
+    _CACHE[key] = model.policy
+    while len(_CACHE) > MAX_CACHED_MODELS:
+        _CACHE.popitem(last=False)
+    return model.policy
 
 
 class PPOAgent:
@@ -61,6 +75,20 @@ class PPOAgent:
 
     def reset(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
+
+    def check_fits(self, env: Any) -> None:
+        """``ValueError`` unless the model's observation and action sizes are ``env``'s."""
+        agent = env.possible_agents[0]
+        obs = tuple(env.observation_space(agent)["observation"].shape)
+        actions = int(env.action_space(agent).n)
+        m_obs = tuple(self.policy.observation_space.shape)
+        m_actions = int(getattr(self.policy.action_space, "n", -1))
+        if (m_obs, m_actions) != (obs, actions):
+            raise ValueError(
+                f"{self.spec}: the model was trained on observations of shape {m_obs} with "
+                f"{m_actions} actions, this game gives {obs} with {actions} (a model of another "
+                "game, player count or observation mode?)"
+            )
 
     def logits(self, observation: dict[str, np.ndarray]) -> np.ndarray:
         """Masked action logits (``-inf`` on illegal actions)."""

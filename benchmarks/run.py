@@ -21,9 +21,13 @@ import argparse
 import importlib
 import json
 import statistics
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
+
+from parlour.train.cli import positive_int
 
 HELP = "measure throughput against PettingZoo / OpenSpiel peers (not part of make test)"
 SECTIONS = ("aec", "engine", "guests", "train", "memory")
@@ -32,8 +36,12 @@ SECTIONS = ("aec", "engine", "guests", "train", "memory")
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quick", action="store_true", help="fewer steps and repeats")
     parser.add_argument("--json", default=None, help="write the figures to this JSON file")
-    parser.add_argument("--steps", type=int, default=None, help="AEC steps per timed block")
-    parser.add_argument("--repeats", type=int, default=None, help="timed blocks per figure")
+    parser.add_argument(
+        "--steps", type=positive_int, default=None, help="AEC steps per timed block"
+    )
+    parser.add_argument(
+        "--repeats", type=positive_int, default=None, help="timed blocks per figure"
+    )
     parser.add_argument(
         "--sections",
         default=",".join(SECTIONS),
@@ -226,6 +234,9 @@ def run(args: argparse.Namespace) -> int:
     unknown = set(sections) - set(SECTIONS)
     if unknown:
         print(f"unknown sections {sorted(unknown)}; allowed: {', '.join(SECTIONS)}")
+        return 2
+    if args.json and Path(args.json).is_dir():  # checked before the long work, not after it
+        print(f"parlour bench: --json: {args.json} is a folder", file=sys.stderr)
         return 2
     steps, repeats = (3000, 3) if args.quick else (20000, 5)
     steps = args.steps or steps

@@ -4,13 +4,17 @@
 names, one masked observation space and one action space per agent (PettingZoo's convention:
 seeding one agent's space leaves the others alone; an unknown agent is a ``KeyError``) and the seat lookup, and
 gives ``reset`` its generator rule (a new ``np.random.Generator`` from ``seed`` when one is
-given, else the previous one continues, as gymnasium does), and implements ``render`` (``"ansi"``
+given, else the previous one continues, as gymnasium does; ``_generator_for_reset`` undoes it if
+the reset raises), and implements ``render`` (``"ansi"``
 returns the game's public-table text from ``_table_text()``, ``"human"`` prints it,
 ``"rgb_array"`` returns the table picture from ``_table_picture()``, an ``(H, W, 3)`` ``uint8``
 array) and ``close``.
 """
 
 from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
 
 import numpy as np
 from gymnasium import spaces
@@ -73,3 +77,17 @@ class TableGameAEC:
         if seed is not None or self._np_random is None:
             self._np_random = np.random.default_rng(seed)
         return self._np_random
+
+    @contextlib.contextmanager
+    def _generator_for_reset(self, seed: int | None) -> Iterator[np.random.Generator]:
+        """``_reset_generator(seed)`` for a reset that may raise: if the block raises, the env's
+        generator is the one it had, in the state it had (a game in progress shares it)."""
+        old = self._np_random
+        saved = old.bit_generator.state if old is not None else None
+        try:
+            yield self._reset_generator(seed)
+        except BaseException:
+            self._np_random = old
+            if old is not None:
+                old.bit_generator.state = saved
+            raise

@@ -10,7 +10,8 @@ with subclasses of those three classes that behave identically and only remove o
   (PettingZoo's ``BaseWrapper.__getattr__`` costs several microseconds per access and a random
   AEC step makes about three dozen such accesses). None of the three wrappers keeps its own copy
   of these attributes, so reading the raw env's value is exactly what the fallback chain did.
-  ``OrderEnforcingWrapper``'s "cannot be accessed before reset" errors are kept.
+  ``OrderEnforcingWrapper``'s "cannot be accessed before reset" errors are kept, and a ``reset``
+  that raises leaves the wrapper as it was (a never-reset env stays "not reset").
 * ``AssertOutOfBoundsWrapper.step`` checks ``Discrete.contains`` semantics inline for a
   ``Discrete`` action space (same accepted values: Python ints — bools included, as gymnasium
   does — and integer numpy scalars within range).
@@ -179,6 +180,16 @@ class FastOrderEnforcingWrapper(_FastForwarding, wrappers.OrderEnforcingWrapper)
         # PettingZoo's OrderEnforcingWrapper.__str__ gives the bare env name ("audition_v1")
         # only when its class is exactly OrderEnforcingWrapper; this subclass stands in for it
         return str(self.env) if hasattr(self, "metadata") else repr(self)
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        # PettingZoo marks the env reset before resetting it; a reset that raises must not
+        # leave a never-reset env looking reset (agent_iter() would then yield nothing)
+        before = (self._has_reset, self._has_updated)
+        try:
+            super().reset(seed=seed, options=options)
+        except BaseException:
+            self._has_reset, self._has_updated = before
+            raise
 
     def observe(self, agent: Any) -> Any:
         if not self._has_reset:

@@ -17,6 +17,9 @@ A subcommand module exposes ``HELP`` (one line), ``add_arguments(parser)`` and `
 int`` (the exit code). A subcommand whose parser sets the default ``extra_args=True`` receives the
 arguments it does not know as ``args.extra`` (``parlour play GAME`` passes them to the game's own
 flags); any other subcommand rejects them.
+
+Every subcommand runs through :func:`parlour.train.errors.run_guarded`: a user error ends with
+one line on stderr and exit code 2, never a traceback (``PARLOUR_TRACEBACK=1`` shows it).
 """
 
 from __future__ import annotations
@@ -51,6 +54,26 @@ def game_argument(name: str) -> GameSpec:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def positive_int(text: str) -> int:
+    """``argparse`` type: an int >= 1."""
+    return _bounded_int(text, 1)
+
+
+def non_negative_int(text: str) -> int:
+    """``argparse`` type: an int >= 0."""
+    return _bounded_int(text, 0)
+
+
+def _bounded_int(text: str, low: int) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an int >= {low}, got {text!r}") from None
+    if value < low:
+        raise argparse.ArgumentTypeError(f"must be >= {low}, got {value}")
+    return value
+
+
 def parse_options(items: list[str]) -> dict[str, Any]:
     """``--option KEY=VALUE`` items as game options (each value read as YAML)."""
     import yaml
@@ -60,7 +83,11 @@ def parse_options(items: list[str]) -> dict[str, Any]:
         key, eq, value = item.partition("=")
         if not eq or not key:
             raise ValueError(f"--option takes KEY=VALUE, got {item!r}")
-        options[key] = yaml.safe_load(value)
+        try:
+            options[key] = yaml.safe_load(value)
+        except yaml.YAMLError as exc:
+            msg = " ".join(str(exc).split())
+            raise ValueError(f"--option {key}: not a YAML value: {msg}") from None
     return options
 
 
@@ -99,7 +126,9 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
-    return int(args.func(args) or 0)
+    from parlour.train.errors import run_guarded
+
+    return run_guarded(args.command, args.func, args)
 
 
 if __name__ == "__main__":

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.resources
+import math
 import types
 import typing
 from dataclasses import dataclass, field
@@ -45,6 +46,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import yaml
+
+from parlour.train.run_folder import check_run_name
 
 if TYPE_CHECKING:
     from parlour.train.games import GameSpec
@@ -206,6 +209,8 @@ def _check(value: Any, tp: Any, key: str) -> Any:
     if tp is float:
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise ConfigError(f"{key}: expected a number, got {value!r}")
+        if not math.isfinite(value):
+            raise ConfigError(f"{key}: expected a finite number, got {value!r}")
         return float(value)
     if tp is int:
         if isinstance(value, bool) or not isinstance(value, int):
@@ -250,7 +255,10 @@ def _validate(cfg: TrainConfig) -> None:
         spec.min_players <= cfg.players <= spec.max_players,
         f"players: must be in {spec.min_players}..{spec.max_players}, got {cfg.players}",
     )
-    need(cfg.name.strip() != "" and "/" not in cfg.name, f"name: a folder name, got {cfg.name!r}")
+    try:
+        check_run_name(cfg.name)
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
     need(cfg.total_timesteps > 0, "total_timesteps: must be > 0")
     need(cfg.n_envs >= 1, "n_envs: must be >= 1")
     need(cfg.vec_env in ("subproc", "dummy"), f"vec_env: subproc or dummy, got {cfg.vec_env!r}")
@@ -265,6 +273,7 @@ def _validate(cfg: TrainConfig) -> None:
     need(o.max_snapshots >= 1, "opponents.max_snapshots: must be >= 1")
     need(bool(o.baselines), "opponents.baselines: at least one")
     need(all(w >= 0 for w in o.baselines.values()), "opponents.baselines: weights must be >= 0")
+    need(sum(o.baselines.values()) > 0, "opponents.baselines: the weights must have a positive sum")
     p = cfg.ppo
     need(p.n_steps >= 1 and p.batch_size >= 1 and p.n_epochs >= 1, "ppo: sizes must be >= 1")
     need(p.learning_rate > 0, "ppo.learning_rate: must be > 0")
@@ -272,10 +281,18 @@ def _validate(cfg: TrainConfig) -> None:
         p.learning_rate_end is None or 0 <= p.learning_rate_end <= p.learning_rate,
         "ppo.learning_rate_end: must be in [0, ppo.learning_rate] or null",
     )
+    need(0 < p.gamma <= 1, f"ppo.gamma: must be in (0, 1], got {p.gamma}")
+    need(0 <= p.gae_lambda <= 1, f"ppo.gae_lambda: must be in [0, 1], got {p.gae_lambda}")
+    need(p.clip_range > 0, f"ppo.clip_range: must be > 0, got {p.clip_range}")
+    need(p.ent_coef >= 0 and p.vf_coef >= 0, "ppo.ent_coef, ppo.vf_coef: must be >= 0")
+    need(p.max_grad_norm > 0, f"ppo.max_grad_norm: must be > 0, got {p.max_grad_norm}")
     need(p.activation in ("tanh", "relu"), f"ppo.activation: tanh or relu, got {p.activation!r}")
     need(all(w >= 1 for w in p.net_arch), "ppo.net_arch: layer sizes must be >= 1")
     e = cfg.eval
     need(e.every > 0 and e.games > 0 and e.final_games > 0, "eval: every/games must be > 0")
+    need(
+        e.workers is None or e.workers >= 1, f"eval.workers: must be >= 1 or null, got {e.workers}"
+    )
     if e.agents is None:
         e.agents = list(spec.eval_baselines)
     if e.final_agents is None:
@@ -333,10 +350,30 @@ def load_config(path: str | Path) -> TrainConfig:
     """Read and validate a YAML training config (a path, or a shipped config's name)."""
     source = resolve_config_path(path)
     try:
-        data = yaml.safe_load(source.read_text())
+        data = yaml.load(source.read_text(encoding="utf-8"), Loader=UniqueKeyLoader)
     except yaml.YAMLError as exc:
-        raise ConfigError(f"{source}: not valid YAML: {exc}") from None
+        raise ConfigError(f"{source}: not valid YAML: {' '.join(str(exc).split())}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{source}: cannot read the config: {exc}") from None
     return config_from_dict(data)
+
+
+class UniqueKeyLoader(yaml.SafeLoader):
+    """``yaml.SafeLoader`` that refuses a mapping with a repeated key (YAML forbids them;
+    PyYAML would keep the last silently)."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if not isinstance(key, typing.Hashable):
+                continue  # (SafeLoader reports an unhashable key itself)
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"duplicate key {key!r}", key_node.start_mark
+                )
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
 
 
 def config_from_dict(data: Any) -> TrainConfig:

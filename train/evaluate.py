@@ -29,10 +29,13 @@ mean score, mean reward, and the game's own columns (its ``GameSpec.stats``; Awk
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+import tempfile
 import time
 from pathlib import Path
 
-from parlour.train.cli import game_argument, parse_options
+from parlour.train.cli import game_argument, parse_options, positive_int
 
 HELP = "play a tournament between agents and write JSON / Markdown / PNG results"
 
@@ -46,12 +49,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--players", type=int, default=2, help="seats (default 2)")
     parser.add_argument("--agents", nargs="+", required=True, help="agent specs")
-    parser.add_argument("--games", type=int, default=1000, help="games (default 1000)")
+    parser.add_argument("--games", type=positive_int, default=1000, help="games (default 1000)")
     parser.add_argument(
         "--option", action="append", default=[], metavar="KEY=VALUE", help="game option (YAML)"
     )
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--workers", type=int, default=None, help="processes (default: cores)")
+    parser.add_argument(
+        "--workers", type=positive_int, default=None, help="processes (default: cores)"
+    )
     parser.add_argument("--out", default=None, help="output folder")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     parser.add_argument(
@@ -64,12 +69,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from parlour.train.report import print_table, write_results
+    from parlour.train.report import print_table
     from parlour.train.tournament import run_tournament
 
     spec = args.game  # (resolved by the argument parser: game_argument)
     if args.save_replays < 0:
-        print(f"parlour eval: --save-replays must be >= 0, got {args.save_replays}")
+        print(
+            f"parlour eval: --save-replays must be >= 0, got {args.save_replays}", file=sys.stderr
+        )
+        return 2
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    out = Path(args.out or f"runs/eval/{spec.name}_{args.players}p_{stamp}")
+    if out.exists() and not out.is_dir():  # checked before the tournament, not after it
+        print(f"parlour eval: --out: {out} is a file, not a folder", file=sys.stderr)
         return 2
     try:
         options = parse_options(args.option)
@@ -84,11 +96,9 @@ def run(args: argparse.Namespace) -> int:
             progress=not args.no_progress,
         )
     except (ValueError, FileNotFoundError) as exc:
-        print(f"parlour eval: {exc}")
+        print(f"parlour eval: {exc}", file=sys.stderr)
         return 2
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    out = Path(args.out or f"runs/eval/{spec.name}_{args.players}p_{stamp}")
-    paths = write_results(result, out, "eval", spec)
+    paths = write_results_safely(result, out, spec)
     if args.save_replays:
         from parlour.train.web.replay import save_tournament_replays
 
@@ -106,3 +116,20 @@ def run(args: argparse.Namespace) -> int:
     print_table(result, spec=spec)
     print("wrote " + ", ".join(str(p) for p in paths))
     return 0
+
+
+def write_results_safely(result: dict, out: Path, spec: object) -> list[Path]:
+    """``write_results`` into ``out``; if that fails (the folder became unwritable, the disk is
+    full), the results go to a fresh temporary folder instead of being lost."""
+    from parlour.train.report import write_results
+
+    try:
+        return write_results(result, out, "eval", spec)
+    except OSError as exc:
+        rescue = Path(tempfile.mkdtemp(prefix="parlour-eval-")) / "eval.json"
+        rescue.write_text(json.dumps(result, indent=1) + "\n")
+        print(
+            f"parlour eval: cannot write to {out} ({exc}); results saved in {rescue}",
+            file=sys.stderr,
+        )
+        return [rescue]

@@ -45,6 +45,7 @@ import textwrap
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 
+from parlour.agents.factory import check_agents_fit
 from parlour.train.cli import game_argument, parse_options
 
 if TYPE_CHECKING:
@@ -54,6 +55,8 @@ HELP = "play a game in the terminal against agents"
 #: every printed line is wrapped to this width; continuations are indented by this much more
 SCREEN_WIDTH = 80
 CONTINUATION_INDENT = 4
+#: the longest input line read (a longer one is dropped, a chunk at a time, and refused)
+MAX_INPUT_CHARS = 200
 
 
 class QuitGame(Exception):
@@ -184,6 +187,8 @@ class Session:
         except TypeError as exc:  # an option the game's env does not take
             raise ValueError(f"--option: {exc}") from None
         n = len(self.env.possible_agents)
+        if args.seed is not None and args.seed < 0:
+            raise ValueError(f"--seed must be >= 0, got {args.seed}")
         if not 0 <= args.seat < n:
             raise ValueError(f"--seat must be in 0..{n - 1}, got {args.seat}")
         self.human = self.env.possible_agents[args.seat]
@@ -196,6 +201,7 @@ class Session:
             seed = None if args.seed is None else args.seed + 1 + i
             self.agents[agent] = make_agent(spec, self.spec, seed=seed)
             self.agents[agent].reset(seed)
+        check_agents_fit(self.agents.values(), self.env)
 
     def say(self, text: str = "") -> None:
         """Print ``text`` with every line wrapped to 80 columns (continuations indented)."""
@@ -265,9 +271,13 @@ class Session:
         while True:
             self.out.write("> ")
             self.out.flush()
-            line = self.stdin.readline()
+            line = self.stdin.readline(MAX_INPUT_CHARS + 1)
             if not line:
                 raise QuitGame
+            if len(line) > MAX_INPUT_CHARS and not line.endswith("\n"):
+                self._skip_rest_of_line()
+                self.say(f"That line is too long (more than {MAX_INPUT_CHARS} characters).")
+                continue
             text = line.strip().lower()
             if not text:
                 continue
@@ -295,6 +305,13 @@ class Session:
                 continue
             return move.action
 
+    def _skip_rest_of_line(self) -> None:
+        """Read and drop the rest of an over-long line, a bounded chunk at a time."""
+        while True:
+            chunk = self.stdin.readline(MAX_INPUT_CHARS)
+            if not chunk or chunk.endswith("\n"):
+                return
+
     def _same_as_snapshot(self) -> bool:
         return self.snapshot is not None and pickle.dumps(self.snapshot[1].game) == pickle.dumps(
             self.env.game
@@ -308,7 +325,7 @@ class Session:
     @staticmethod
     def parse(text: str, moves: list[Move]) -> Move | str:
         """The chosen move, or a message explaining why ``text`` is not one."""
-        if text.isdigit():
+        if text.isascii() and text.isdigit():  # (not "²" or "①", which isdigit() accepts)
             k = int(text)
             if 1 <= k <= len(moves):
                 return moves[k - 1]

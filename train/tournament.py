@@ -52,6 +52,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from parlour.agents.factory import check_agents_fit
+from parlour.train.errors import UserError
+
 if TYPE_CHECKING:
     from parlour.train.games import GameSpec
 
@@ -107,6 +110,16 @@ class GameRecord:
 _WORKER: dict[str, Any] = {}
 
 
+def check_players(game: GameSpec, players: Any) -> None:
+    """``ValueError`` unless ``players`` is an int in the game's range."""
+    ok = isinstance(players, int) and not isinstance(players, bool)
+    if not ok or not game.min_players <= players <= game.max_players:
+        raise ValueError(
+            f"players must be in {game.min_players}..{game.max_players} for {game.name}, "
+            f"got {players!r}"
+        )
+
+
 def _init_worker(
     game: GameSpec, players: int, game_options: dict, specs: Sequence[str], seed: int
 ) -> None:
@@ -117,11 +130,38 @@ def _init_worker(
         import torch
 
         torch.set_num_threads(1)
-    env = make_raw_env(game, players, **game_options)
+    try:
+        env = make_raw_env(game, players, **game_options)
+    except TypeError as exc:  # an option the game's constructor does not take
+        raise ValueError(f"game options {sorted(game_options)}: {exc}") from None
     agents = {
         (k, s): make_agent(spec, game) for k, spec in enumerate(specs) for s in range(players)
     }
+    check_agents_fit(agents.values(), env)
     _WORKER.update(env=env, agents=agents, seed=seed, stats=game.stats)
+
+
+def _init_pool_worker(*init: Any) -> None:
+    """A pool worker's initializer: never raises (``multiprocessing.Pool`` would respawn the
+    worker forever); the error is re-raised by the worker's first game, in the parent."""
+    from parlour.train.safe_stop import workers_ignore_interrupts
+
+    workers_ignore_interrupts()
+    _WORKER.clear()
+    try:
+        _init_worker(*init)
+    except Exception as exc:
+        _WORKER["error"] = f"an evaluation worker could not start: {type(exc).__name__}: {exc}"
+
+
+def _play_in_pool(job: tuple[int, tuple[int, ...]]) -> GameRecord:
+    if "error" in _WORKER:
+        raise WorkerStartError(_WORKER["error"])
+    return _play(job)
+
+
+class WorkerStartError(UserError):
+    """A pool worker's setup failed (e.g. its model file vanished)."""
 
 
 def _play(job: tuple[int, tuple[int, ...]], record: list[int] | None = None) -> GameRecord:
@@ -311,15 +351,18 @@ def run_tournament(
     game_options = dict(game_options or {})
     if games < 1:
         raise ValueError(f"games must be >= 1, got {games}")
+    check_players(game, players)
+    if workers is not None and (isinstance(workers, bool) or workers < 1):
+        raise ValueError(f"workers must be >= 1 (or None: one per core), got {workers}")
     table = arrangements(len(specs), players)
     deals = math.ceil(games / len(table))
     jobs = [(d, kinds) for d in range(deals) for kinds in table]
     workers = min(workers or os.cpu_count() or 1, len(jobs))
     t0 = time.perf_counter()
     init = (game, players, game_options, specs, seed)
+    _init_worker(*init)  # here first: bad settings raise now, not in (respawning) pool workers
     bar = _progress(len(jobs), desc, progress)
     records: list[GameRecord] = []
-    _init_worker(*init)  # here first: bad settings raise now, not in (respawning) pool workers
     if workers <= 1:
         for job in jobs:
             records.append(_play(job))
@@ -327,8 +370,8 @@ def run_tournament(
     else:
         ctx = mp.get_context("spawn")
         chunk = max(1, len(jobs) // (workers * 16))
-        with ctx.Pool(workers, initializer=_init_worker, initargs=init) as pool:
-            for rec in pool.imap_unordered(_play, jobs, chunksize=chunk):
+        with ctx.Pool(workers, initializer=_init_pool_worker, initargs=init) as pool:
+            for rec in pool.imap_unordered(_play_in_pool, jobs, chunksize=chunk):
                 records.append(rec)
                 bar.update(1)
     bar.close()

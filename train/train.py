@@ -39,20 +39,36 @@ rate of the learner and of each baseline (``final[opp]["baseline"]``) side by si
 learning curve the learner's solve rate. The report is rendered by :mod:`parlour.train.report`.
 
 ``--timesteps N`` overrides ``total_timesteps``; ``--dummy`` forces the in-process vec env;
-``--runs DIR`` changes the parent folder of run folders (default ``runs``).
+``--runs DIR`` changes the parent folder of run folders (default ``runs``); ``--overwrite``
+replaces an existing run of the same name (without it, a folder that holds a run is refused).
+
+Run folders are locked while in use, a new run deletes nothing before its config, envs and model
+exist, and ``--resume`` refuses a config that changes the model or the game
+(:mod:`parlour.train.run_folder`). Ctrl-C saves the model, a checkpoint and the report of what
+was done and exits with code 130 (:mod:`parlour.train.safe_stop`); ``--resume`` continues.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import shutil
+import sys
 import time
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from parlour.train.config import ConfigError, TrainConfig, load_config
+from parlour.train.errors import EXIT_INTERRUPTED
+from parlour.train.run_folder import (
+    RunFolderError,
+    RunLock,
+    check_new_run,
+    check_resume,
+    check_runs_parent,
+    clear_run_dir,
+)
+from parlour.train.safe_stop import interrupt_message, no_interrupts, workers_ignore_interrupts
 
 if TYPE_CHECKING:
     from parlour.train.games import GameSpec
@@ -72,6 +88,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--timesteps", type=int, default=None, help="override total_timesteps")
     parser.add_argument("--dummy", action="store_true", help="use DummyVecEnv (no subprocesses)")
     parser.add_argument("--runs", default="runs", help="parent folder of run folders")
+    parser.add_argument(
+        "--overwrite", action="store_true", help="replace an existing run of the same name"
+    )
     parser.add_argument("--no-progress", action="store_true", help="hide progress bars")
 
 
@@ -79,16 +98,24 @@ def run(args: argparse.Namespace) -> int:
     try:
         cfg = load_config(args.config)
     except ConfigError as exc:
-        print(f"parlour train: {args.config}: {exc}")
+        print(f"parlour train: {args.config}: {exc}", file=sys.stderr)
         return 2
     if args.timesteps is not None:
         if args.timesteps < 1:
-            print("parlour train: --timesteps must be >= 1")
+            print("parlour train: --timesteps must be >= 1", file=sys.stderr)
             return 2
         cfg.total_timesteps = args.timesteps
     if args.dummy:
         cfg.vec_env = "dummy"
-    report = train(cfg, Path(args.runs), resume=args.resume, progress=not args.no_progress)
+    report = train(
+        cfg,
+        Path(args.runs),
+        resume=args.resume,
+        progress=not args.no_progress,
+        overwrite=args.overwrite,
+    )
+    if report.get("interrupted"):
+        return EXIT_INTERRUPTED
     return 0 if report else 1
 
 
@@ -102,6 +129,7 @@ def _make_env(spec: GameSpec, cfg_dict: dict[str, Any]) -> Any:
     from parlour.train.opponents import OpponentPool
     from parlour.train.single_seat import SingleSeatEnv
 
+    workers_ignore_interrupts()  # Ctrl-C is the main process's to handle (it closes the workers)
     o = cfg_dict["opponents"]
     pool = OpponentPool(
         spec,
@@ -194,16 +222,19 @@ def init_weights(model: Any, path: Path) -> None:
 class RunState:
     """What a checkpoint remembers besides the model (``checkpoints/state.json``)."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, load: bool = True) -> None:
         self.path = path
         self.history: list[dict[str, Any]] = []
         self.snapshots: list[str] = []
         self.wall_time = 0.0
-        if path.exists():
-            data = json.loads(path.read_text())
-            self.history = data["history"]
-            self.snapshots = data["snapshots"]
-            self.wall_time = data["wall_time"]
+        if load and path.exists():
+            try:
+                data = json.loads(path.read_text())
+                self.history = list(data["history"])
+                self.snapshots = [str(p) for p in data["snapshots"]]
+                self.wall_time = float(data["wall_time"])
+            except (ValueError, KeyError, TypeError) as exc:
+                raise RunFolderError(f"--resume: corrupt checkpoint state {path}: {exc}") from None
 
     def save(self, timesteps: int) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -312,6 +343,13 @@ def _make_callback(
             self.last_n = n
             self.rollout_size = cfg.ppo.n_steps * cfg.n_envs
             self.eval_time = 0.0
+            self.boundary = n  # steps of the last finished rollout (what an interrupt keeps)
+
+        def _on_rollout_start(self) -> None:
+            self.boundary = self.num_timesteps
+
+        def _on_rollout_end(self) -> None:
+            self.boundary = self.num_timesteps
 
         def _on_step(self) -> bool:
             n = self.num_timesteps
@@ -364,12 +402,12 @@ def _make_callback(
     return cb
 
 
-def _prepare_run_dir(cfg: TrainConfig, run_dir: Path, resume: bool) -> None:
-    """Check ``--resume`` / ``init_from``, empty the folder of a new run, write its config."""
-    ckpt = run_dir / "checkpoints" / "latest.zip"
-    if resume and not ckpt.exists():
-        raise SystemExit(f"parlour train: --resume but no checkpoint at {ckpt}")
-    if not resume and cfg.init_from is not None:  # checked before the run folder is emptied
+def _check_run_dir(cfg: TrainConfig, run_dir: Path, resume: bool, overwrite: bool) -> None:
+    """Check ``--resume`` / ``--overwrite`` / ``init_from`` before anything is built or deleted."""
+    if resume:
+        check_resume(run_dir, cfg.to_dict())
+        return
+    if cfg.init_from is not None:
         source = Path(cfg.init_from)
         _require_model_file(source)
         if source.resolve().is_relative_to(run_dir.resolve()):
@@ -377,31 +415,51 @@ def _prepare_run_dir(cfg: TrainConfig, run_dir: Path, resume: bool) -> None:
                 f"parlour train: init_from: {source} is inside this run's folder {run_dir}, "
                 "which a new run empties (use --resume to continue a run)"
             )
-    if not resume and run_dir.exists():
-        shutil.rmtree(run_dir)
+    check_new_run(run_dir, overwrite)
+
+
+def _init_run_dir(cfg: TrainConfig, run_dir: Path, resume: bool) -> None:
+    """Empty the folder of a new run (its model and envs exist now), write the config."""
+    if not resume:
+        clear_run_dir(run_dir)
     for sub in ("", "checkpoints", "snapshots", "logs"):
         (run_dir / sub).mkdir(parents=True, exist_ok=True)
     (run_dir / "config.yaml").write_text(_yaml(cfg.to_dict()))
 
 
-def _learn(
-    cfg: TrainConfig, run_dir: Path, state: RunState, resume: bool, progress: bool
-) -> tuple[Any, float]:
-    """Build (or resume) the model, train it, save it; returns it and its session's steps/s."""
-    from stable_baselines3.common.logger import configure
-
+def _build_or_load(cfg: TrainConfig, run_dir: Path, resume: bool, vec_env: Any) -> Any:
     from parlour.agents.ppo import load_model
 
-    ckpt = run_dir / "checkpoints" / "latest.zip"
-    vec_env = make_vec_env(cfg)
-    if resume:
-        model = load_model(ckpt, env=vec_env, device="cpu")
-        for path in state.snapshots:
-            vec_env.env_method("add_snapshot", path)
-    else:
+    if not resume:
         model = build_model(cfg, vec_env)
         if cfg.init_from is not None:
             init_weights(model, Path(cfg.init_from))
+        return model
+    ckpt = run_dir / "checkpoints" / "latest.zip"
+    try:
+        return load_model(ckpt, env=vec_env, device="cpu")
+    except Exception as exc:  # a truncated / corrupt zip raises many kinds
+        raise RunFolderError(f"--resume: cannot load the checkpoint {ckpt}: {exc}") from None
+
+
+def _learn(
+    cfg: TrainConfig, run_dir: Path, state: RunState, resume: bool, progress: bool
+) -> tuple[Any, float, bool]:
+    """Build (or resume) the model, train it, save it; returns it, its session's steps/s and
+    whether Ctrl-C stopped it (then the model is saved at its last finished rollout)."""
+    from stable_baselines3.common.logger import configure
+
+    ckpt = run_dir / "checkpoints" / "latest.zip"
+    vec_env = make_vec_env(cfg)
+    try:
+        model = _build_or_load(cfg, run_dir, resume, vec_env)
+    except BaseException:
+        vec_env.close()
+        raise
+    _init_run_dir(cfg, run_dir, resume)
+    if resume:
+        for path in state.snapshots:
+            vec_env.env_method("add_snapshot", path)
     logs = run_dir / "logs"
     if resume:  # SB3 rewrites progress.csv: a resumed session logs to its own folder
         logs = logs / f"resume_{model.num_timesteps}"
@@ -409,36 +467,66 @@ def _learn(
     t_start = time.perf_counter()
     start_steps = model.num_timesteps
     callback = _make_callback(cfg, run_dir, state, progress, t_start)
-    model.learn(
-        total_timesteps=max(0, cfg.total_timesteps - model.num_timesteps),
-        callback=callback,
-        reset_num_timesteps=not resume,
-    )
-    state.wall_time += time.perf_counter() - callback.t_mark
-    # learner steps per second of this session, periodic evaluations excluded
-    train_time = time.perf_counter() - t_start - callback.eval_time
-    steps_per_s = (model.num_timesteps - start_steps) / max(train_time, MIN_DURATION_S)
-    model.save(run_dir / "model.zip")
-    model.save(ckpt)
-    state.save(model.num_timesteps)
-    vec_env.close()
-    return model, steps_per_s
+    interrupted = False
+    try:
+        model.learn(
+            total_timesteps=max(0, cfg.total_timesteps - model.num_timesteps),
+            callback=callback,
+            reset_num_timesteps=not resume,
+        )
+    except KeyboardInterrupt:
+        interrupted = True
+        model.num_timesteps = getattr(callback, "boundary", model.num_timesteps)
+        state.history = [h for h in state.history if h["timesteps"] <= model.num_timesteps]
+        if getattr(callback, "bar", None) is not None:
+            callback.bar.close()
+    with no_interrupts():
+        state.wall_time += time.perf_counter() - callback.t_mark
+        # learner steps per second of this session, periodic evaluations excluded
+        train_time = time.perf_counter() - t_start - callback.eval_time
+        steps_per_s = (model.num_timesteps - start_steps) / max(train_time, MIN_DURATION_S)
+        model.save(run_dir / "model.zip")
+        model.save(ckpt)
+        state.save(model.num_timesteps)
+        vec_env.close()
+    return model, steps_per_s, interrupted
 
 
 def train(
-    cfg: TrainConfig, runs: Path = Path("runs"), resume: bool = False, progress: bool = True
+    cfg: TrainConfig,
+    runs: Path = Path("runs"),
+    resume: bool = False,
+    progress: bool = True,
+    overwrite: bool = False,
 ) -> dict[str, Any]:
-    """Run one training job; returns the report dictionary (also written to ``report.json``)."""
+    """Run one training job; returns the report dictionary (also written to ``report.json``).
+
+    The run folder is checked and locked first (:mod:`parlour.train.run_folder`); Ctrl-C during
+    training saves the model, a checkpoint and the report of what was done
+    (``report["interrupted"]``)."""
+    check_runs_parent(runs)
+    run_dir = runs / cfg.name
+    with RunLock(run_dir):
+        _check_run_dir(cfg, run_dir, resume, overwrite)
+        return _train_locked(cfg, run_dir, resume, progress)
+
+
+def _train_locked(cfg: TrainConfig, run_dir: Path, resume: bool, progress: bool) -> dict[str, Any]:
     import torch
 
     from parlour.train.report import print_report, write_report
 
     spec = cfg.game_spec
-    run_dir = runs / cfg.name
-    _prepare_run_dir(cfg, run_dir, resume)
-    state = RunState(run_dir / "checkpoints" / "state.json")
+    state = RunState(run_dir / "checkpoints" / "state.json", load=resume)
     torch.set_num_threads(1)  # several threads thrash on 2 shared cores (10x slower)
-    model, steps_per_s = _learn(cfg, run_dir, state, resume, progress)
+    model, steps_per_s, interrupted = _learn(cfg, run_dir, state, resume, progress)
+    if interrupted:
+        with no_interrupts():
+            report = _report(cfg, run_dir, state, model.num_timesteps, steps_per_s, 0.0, {})
+            report["interrupted"] = True
+            write_report(report, run_dir, spec)
+            print(interrupt_message(run_dir, model.num_timesteps), file=sys.stderr)
+            return report
 
     print(
         f"training done: {model.num_timesteps} steps, {steps_per_s:.0f} steps/s; final evaluation"
@@ -458,25 +546,37 @@ def train(
         }
     )
     state.save(model.num_timesteps)
-    report = {
-        "name": cfg.name,
-        "game": spec.name,
-        "players": cfg.players,
-        "game_options": cfg.game_options,
-        "timesteps": int(model.num_timesteps),
-        "train_wall_time_s": round(state.wall_time, 1),
-        "train_steps_per_s": round(steps_per_s, 1),  # periodic evaluations excluded
-        "final_eval_wall_time_s": round(eval_time, 1),
-        "model": str(run_dir / "model.zip"),
-        "final": summary,
-        "final_tournaments": final,
-        "history": state.history,
-        "config": cfg.to_dict(),
-    }
+    report = _report(cfg, run_dir, state, model.num_timesteps, steps_per_s, eval_time, final)
     write_report(report, run_dir, spec)
     print_report(report, spec)
     print(f"wrote {run_dir}/report.md, report.json, learning_curve.png, model.zip")
     return report
+
+
+def _report(
+    cfg: TrainConfig,
+    run_dir: Path,
+    state: RunState,
+    timesteps: int,
+    steps_per_s: float,
+    eval_time: float,
+    final: dict[str, Any],
+) -> dict[str, Any]:
+    return {
+        "name": cfg.name,
+        "game": cfg.game_spec.name,
+        "players": cfg.players,
+        "game_options": cfg.game_options,
+        "timesteps": int(timesteps),
+        "train_wall_time_s": round(state.wall_time, 1),
+        "train_steps_per_s": round(steps_per_s, 1),  # periodic evaluations excluded
+        "final_eval_wall_time_s": round(eval_time, 1),
+        "model": str(run_dir / "model.zip"),
+        "final": _learner_summary(final, cfg.game_spec),
+        "final_tournaments": final,
+        "history": state.history,
+        "config": cfg.to_dict(),
+    }
 
 
 def _yaml(data: dict[str, Any]) -> str:

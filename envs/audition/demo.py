@@ -28,6 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from parlour.envs import audition_v1
 
+    if args.seed < 0:
+        raise ValueError(f"--seed must be an int >= 0, got {args.seed}")
     env = audition_v1.env(
         num_players=args.players,
         action_cards=args.action_cards,

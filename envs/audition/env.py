@@ -175,11 +175,11 @@ class raw_env(TableGameAEC, AECEnv):
     # -- core API -------------------------------------------------------------------------
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        self._reset_generator(seed)
         options = options or {}  # other keys are ignored, as PettingZoo's api_test expects
-        self.game = R.new_game(
-            self.config, self._np_random, deck=options.get("deck"), start=options.get("start")
-        )
+        with self._generator_for_reset(seed) as rng:  # a reset that raises changes nothing
+            self.game = R.new_game(
+                self.config, rng, deck=options.get("deck"), start=options.get("start")
+            )
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}

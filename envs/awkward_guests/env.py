@@ -39,7 +39,9 @@ observation_mode="notebook", deck_size=70, max_rounds=30, render_mode=None, seer
 * ``cases`` — ``"generated"`` (a fresh ``generate_case(level, seed, deck_size)`` at every
   reset, ``seed`` drawn from the env's generator), ``"classic"`` (one of the bundled classic
   cases of ``level``, chosen by the generator) or a list of case file paths (loaded and
-  validated once, here; one is chosen per reset). A malformed file raises ``ValueError`` here.
+  validated once, here; one is chosen per reset). A malformed file, or one that is not sound
+  and unique (what ``parlour case check`` rejects, with the same message:
+  :mod:`parlour.envs.awkward_guests.case.verify`), raises ``ValueError`` here.
 * ``observation_mode`` — ``"notebook"`` or ``"deduced"`` (adds the deduction engine's view of
   the agent's own notebook; see :mod:`parlour.envs.awkward_guests.observation`).
 * ``deck_size`` — cards per generated case (24..200).
@@ -55,7 +57,10 @@ observation_mode="notebook", deck_size=70, max_rounds=30, render_mode=None, seer
 
 ``reset(seed=None, options={"case": Case | path, "deck": [card ids, top first], "start":
 seat})`` fixes the case, the deck order (dealing takes 6 cards per seat from the top, seat 0
-first) and the start player. Other option keys are ignored.
+first) and the start player. Other option keys are ignored. A case file is checked like
+``cases=[paths]`` (once per file version); a ``Case`` object is played as given. The deck holds
+ints (Python or NumPy; no floats, strings or bools). A reset that raises changes nothing: the
+game in progress and the generator stay as they were.
 
 Action space
 ------------
@@ -155,6 +160,7 @@ Version history
 
 from __future__ import annotations
 
+import copy
 import functools
 from pathlib import Path
 from typing import Any
@@ -171,6 +177,7 @@ from . import game as G
 from .case.case import LEVELS, Case, load_case
 from .case.classic import CLASSIC_CASES, classic_case_paths
 from .case.generator import MAX_DECK_SIZE, MIN_DECK_SIZE, generate_case
+from .case.verify import verified_case
 from .observation import OBSERVATION_MODES, ObservationEncoder
 from .render import render_table
 from .view import GuestsView, make_view
@@ -230,12 +237,12 @@ class CaseSource:
 
     @staticmethod
     def _load(c: Any, i: int) -> Case:
-        if isinstance(c, Case):
+        if isinstance(c, Case):  # built in Python: the caller's (see verify.py)
             return c
         if not isinstance(c, str | Path):
             raise ValueError(f"cases[{i}] must be a case file path, got {c!r}")
         try:
-            return load_case(c)
+            return verified_case(c)
         except OSError as e:
             raise ValueError(f"cases[{i}]: cannot read the case file {str(c)!r} ({e})") from e
         except ValueError as e:
@@ -304,19 +311,25 @@ class raw_env(TableGameAEC, AECEnv):
     # -- core API -------------------------------------------------------------------------
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        self._reset_generator(seed)
+        # A reset that raises (a bad case or deck) changes nothing: the new game is dealt with a
+        # copy of the generator, which replaces the env's only once the deal succeeded.
+        if seed is not None or self._np_random is None:
+            rng = np.random.default_rng(seed)
+        else:
+            rng = copy.deepcopy(self._np_random)
         options = options or {}  # other keys are ignored, as PettingZoo's api_test expects
         if options.get("case") is not None:
             case = G.resolve_case(options["case"])
         else:
-            case = self.cases.pick(self._np_random)
+            case = self.cases.pick(rng)
         self.game = G.new_game(
             self.config,
             case,
-            self._np_random,
+            rng,
             deck=options.get("deck"),
             start=options.get("start"),
         )
+        self._np_random = rng
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}

@@ -36,9 +36,11 @@ Arguments: ``level="easy"``, ``cases="generated" | "classic" | [paths]``,
 
 Rulings: an **illegal action** does not raise; it ends the episode with reward ``−1``
 (``terminated=True``, ``info["illegal_action"] = True``), so Gymnasium's ``check_env`` (which
-samples unmasked actions) passes. ``reset(seed, options)`` calls ``super().reset(seed=seed)``
+samples unmasked actions) passes. An action that is not an int (a Python or NumPy integer, or a
+0-d integer array) — a float, a string, a bool — is illegal: it is never rounded or parsed. ``reset(seed, options)`` calls ``super().reset(seed=seed)``
 and hands ``self.np_random`` to the case source and the engine; ``options`` takes ``case``,
-``deck`` and ``start`` as for the AEC env. Stepping after the end of an episode raises.
+``deck`` and ``start`` as for the AEC env (a reset that raises leaves the generator and the game
+as they were). Stepping after the end of an episode raises.
 
 Version history: v0 first release (later ``render_mode="rgb_array"``); v1 the observation
 gains the ``last_turns`` public record (2313 floats, was 1857; ``deduced`` 2384, was 1928),
@@ -48,11 +50,14 @@ wrappers.
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
+
+from parlour.envs._checks import is_int
 
 from . import actions as A
 from . import game as G
@@ -102,17 +107,24 @@ class AwkwardGuestsSoloEnv(gymnasium.Env):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
+        # a reset that raises (a bad case or deck) leaves the generator and the game as they were
+        saved = (self._np_random, self._np_random_seed)
         super().reset(seed=seed)
+        rng = self.np_random if seed is not None else copy.deepcopy(self.np_random)
         options = options or {}
-        rng = self.np_random
-        case = (
-            G.resolve_case(options["case"])
-            if options.get("case") is not None
-            else self.cases.pick(rng)
-        )
-        self.game = G.new_game(
-            self.config, case, rng, deck=options.get("deck"), start=options.get("start")
-        )
+        try:
+            case = (
+                G.resolve_case(options["case"])
+                if options.get("case") is not None
+                else self.cases.pick(rng)
+            )
+            game = G.new_game(
+                self.config, case, rng, deck=options.get("deck"), start=options.get("start")
+            )
+        except BaseException:
+            self._np_random, self._np_random_seed = saved
+            raise
+        self._np_random, self.game = rng, game
         self._done = False
         if self.render_mode == "human":
             self.render()
@@ -138,11 +150,8 @@ class AwkwardGuestsSoloEnv(gymnasium.Env):
         if self._done:
             raise RuntimeError("the episode is over: call reset()")
         state = self.game
-        try:
-            a = int(action)
-        except (TypeError, ValueError):
-            a = -1
-        if a not in state.legal_actions():
+        a = action_int(action)
+        if a is None or a not in state.legal_actions():
             self._done = True
             info = self._info(illegal_action=True, **self._final())
             return self._obs(), -1.0, True, False, info
@@ -196,3 +205,12 @@ class AwkwardGuestsSoloEnv(gymnasium.Env):
 
     def close(self) -> None:
         pass
+
+
+def action_int(action: Any) -> int | None:
+    """``action`` as an int if it is a Python or NumPy integer (or a 0-d integer array, as vector
+    envs pass); ``None`` (an illegal action) for a float, string or bool: never rounded or
+    parsed."""
+    if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+        return int(action)
+    return int(action) if is_int(action) else None

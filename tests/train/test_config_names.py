@@ -48,7 +48,9 @@ def test_an_unknown_name_lists_the_shipped_configs():
 def test_parlour_train_takes_a_config_name(monkeypatch, tmp_path, capsys):
     seen = {}
 
-    def fake_train(cfg, runs, resume, progress):  # (the name is what is tested, not training)
+    def fake_train(
+        cfg, runs, resume, progress, overwrite=False
+    ):  # (the name is what is tested, not training)
         seen.update(cfg=cfg, runs=runs)
         return {"name": cfg.name}
 
@@ -56,5 +58,5 @@ def test_parlour_train_takes_a_config_name(monkeypatch, tmp_path, capsys):
     assert main(["train", "audition_2p", "--runs", str(tmp_path), "--timesteps", "7"]) == 0
     assert seen["cfg"].name == "audition_2p" and seen["cfg"].total_timesteps == 7
     assert main(["train", "audition_9p"]) == 2
-    out = capsys.readouterr().out
+    out = capsys.readouterr().err
     assert "audition_9p" in out and "shipped configs: audition_2p" in out

@@ -139,5 +139,5 @@ def test_parlour_eval_writes_json_with_intervals(tmp_path, capsys):
 
 def test_parlour_eval_rejects_bad_input(capsys):
     assert main(["eval", "--agents", "nobody", "random", "--games", "2", "--workers", "1"]) == 2
-    assert "unknown agent" in capsys.readouterr().out
+    assert "unknown agent" in capsys.readouterr().err
     assert main(["eval", "--agents", "random", "--option", "num_players=3", "--games", "2"]) == 2

@@ -198,4 +198,4 @@ def test_train_rejects_a_bad_config_file(tmp_path, capsys):
     bad = tmp_path / "bad.yaml"
     bad.write_text("name: x\nppo: {gamma: fast}\n")
     assert main(["train", str(bad)]) == 2
-    assert "ppo.gamma: expected a number" in capsys.readouterr().out
+    assert "ppo.gamma: expected a number" in capsys.readouterr().err

@@ -418,8 +418,14 @@ def load_case(path: str | Path, board: Board = WALTON) -> Case:
         d = json.loads(p.read_text(encoding="utf-8"))
     except json.JSONDecodeError as e:
         raise ValueError(f"case file {p}: not valid JSON ({e})") from e
+    except RecursionError:
+        raise ValueError(f"case file {p}: not valid JSON (nested too deeply)") from None
+    except UnicodeDecodeError as e:
+        raise ValueError(f"case file {p}: not UTF-8 text ({e})") from None
     try:
         return case_from_json(d, board)
+    except RecursionError:
+        raise ValueError(f"case file {p}: nested too deeply") from None
     except ValueError as e:
         raise ValueError(f"case file {p}: {e}") from e
 

@@ -34,11 +34,13 @@ from pathlib import Path
 from .board import WALTON
 from .case import LEVELS, Case, load_case
 from .classic import CLASSIC_CASES, classic_case_paths, classic_path, write_classic_cases
-from .deduction import Deduction
 from .generator import DEFAULT_DECK_SIZE, MAX_DECK_SIZE, MIN_DECK_SIZE, generate_case
 from .stats import format_table, level_table
-from .truth import unsound_facts, world_violations
+from .verify import check
 
+#: the dossier's line width and card text indent
+DOSSIER_WIDTH = 96
+DOSSIER_INDENT = "    "
 HELP = "Awkward Guests cases: generate, show, check; the level table"
 
 
@@ -96,6 +98,21 @@ def _sol_text(case: Case) -> list[str]:
     return lines
 
 
+def _wrap(text: str) -> list[str]:
+    """``textwrap.wrap`` of a card's text, indented, in linear time: words longer than a line
+    are cut into line-sized pieces first (textwrap would cut them in quadratic time)."""
+    room = DOSSIER_WIDTH - len(DOSSIER_INDENT)
+    words = []
+    for word in text.split():
+        words.extend(word[i : i + room] for i in range(0, len(word), room))
+    return textwrap.wrap(
+        " ".join(words),
+        width=DOSSIER_WIDTH,
+        initial_indent=DOSSIER_INDENT,
+        subsequent_indent=DOSSIER_INDENT,
+    )
+
+
 def dossier(case: Case) -> str:
     """The case as a person reads it: header, every card in id order, then the solution."""
     d = WALTON.display
@@ -108,28 +125,9 @@ def dossier(case: Case) -> str:
     for card in sorted(case.cards, key=lambda c: c.id):
         refs = ", ".join(d(r) for r in card.refs)
         out.append(f"Card {card.id:>3}  value {card.value}  [{refs}]  {d(card.speaker)}")
-        out.extend(
-            textwrap.wrap(card.text, width=96, initial_indent="    ", subsequent_indent="    ")
-        )
+        out.extend(_wrap(card.text))
     out += ["", "=" * 40 + " SOLUTION " + "=" * 40, *_sol_text(case)]
     return "\n".join(out)
-
-
-def check(case: Case) -> tuple[bool, list[str]]:
-    """(ok, report lines): sound (every fact true, world valid) and unique."""
-    lines: list[str] = []
-    for v in world_violations(case.solution, case.world):
-        lines.append(f"hidden world: {v}")
-    for cid, fact in unsound_facts(case):
-        lines.append(f"card {cid}: false fact {json.dumps(fact)}")
-    ded = Deduction(case.accomplice_possible)
-    ded.add_facts(case.facts())
-    cands = ded.candidates()
-    if case.solution not in cands:
-        lines.append("the true solution is inconsistent with the deck")
-    if len(cands) != 1:
-        lines.append(f"the deck leaves {len(cands)} solutions, not exactly one")
-    return (not lines), lines
 
 
 def run(args: argparse.Namespace) -> int:

@@ -6,9 +6,10 @@ from pathlib import Path
 
 import numpy as np
 
-from parlour.envs._checks import require_int
+from parlour.envs._checks import is_int, require_int
 
-from ..case.case import Case, load_case
+from ..case.case import Case
+from ..case.verify import verified_case
 from .rules import HAND_SIZE, GuestsConfig
 from .state import GuestsState
 from .tables import case_tables
@@ -17,11 +18,13 @@ __all__ = ["new_game", "resolve_case"]
 
 
 def resolve_case(case: Case | str | Path) -> Case:
-    """A :class:`Case` from a case object or a case file path (``ValueError`` if invalid)."""
-    if isinstance(case, Case):
+    """A :class:`Case` from a case object or a case file path (a file: ``ValueError`` if it is
+    malformed, or not sound and unique, as ``parlour case check`` says:
+    :func:`~parlour.envs.awkward_guests.case.verify.verified_case`)."""
+    if isinstance(case, Case):  # built in Python (e.g. a rule test's synthetic deck): trusted
         return case
     if isinstance(case, str | Path):
-        return load_case(case)
+        return verified_case(case)
     raise ValueError(f"options['case'] must be a Case or a path to a case file, got {case!r}")
 
 
@@ -44,10 +47,14 @@ def new_game(
     if deck is None:
         order = [int(i) for i in rng.permutation(num)]  # indices, top first
     else:
-        try:
-            ids = [int(c) for c in deck]
-        except (TypeError, ValueError):
-            raise ValueError("options['deck'] must be a list of card ids (top first)") from None
+        if isinstance(deck, str | bytes) or not hasattr(deck, "__iter__"):
+            raise ValueError(
+                f"options['deck'] must be a list of card ids (top first), got {deck!r}"
+            )
+        deck = list(deck)
+        if not all(is_int(c) for c in deck):
+            raise ValueError(f"options['deck'] must hold ints (card ids), got {deck!r}")
+        ids = [int(c) for c in deck]
         if sorted(ids) != list(tables.ids):
             raise ValueError(
                 f"options['deck'] must be exactly the case's {num} card ids (top first), each once"

@@ -1,0 +1,149 @@
+"""Run folders of ``parlour train``: safe names, a lock, no silent deletion, honest resumes.
+
+| rule | what happens |
+|---|---|
+| a run name is a plain folder name | ``name`` with a path separator, ``.``, ``..``, a NUL or only spaces is a config error (:func:`check_run_name`) |
+| ``--runs`` must be a folder | a file there is refused before anything runs |
+| one run per folder | ``runs/.<name>.lock`` (an ``flock``, released when the process ends, also when it is killed) stops a second ``parlour train`` using a run folder in use, naming the holder's pid (:class:`RunLock`) |
+| a new run never deletes a run | a non-empty run folder is refused unless ``--overwrite`` (or ``--resume``); with ``--overwrite`` it is emptied only after the config, the environments and the model were built (:func:`clear_run_dir`) |
+| ``--resume`` keeps the record true | a config that differs from the run's ``config.yaml`` in anything that shapes the model or the game (:data:`RESUME_FIXED_KEYS`) is refused, naming the keys (:func:`resume_differences`); ``config.yaml`` is rewritten only after that check |
+
+Errors are :class:`RunFolderError` (a :class:`~parlour.train.errors.UserError`): one line, exit 2.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+from parlour.train.errors import UserError
+
+#: config keys a resumed run must keep: the checkpoint restores the network, the optimizer and
+#: every PPO hyper-parameter, and the game decides what the network sees
+RESUME_FIXED_KEYS = ("game", "players", "game_options", "seed", "ppo")
+#: the files whose presence marks a folder as holding a run
+RUN_MARKERS = ("model.zip", "report.json", "config.yaml", "checkpoints")
+
+
+class RunFolderError(UserError):
+    """A run folder that cannot be used as asked."""
+
+
+def check_run_name(name: str) -> None:
+    """``ValueError`` unless ``name`` is a plain folder name (no separators, not ``.``/``..``)."""
+    bad = (
+        not name.strip()
+        or name in (".", "..")
+        or "/" in name
+        or "\\" in name
+        or (os.altsep is not None and os.altsep in name)
+        or "\0" in name
+    )
+    if bad:
+        raise ValueError(
+            f"name: a plain folder name (no '/' or '\\', not '.' or '..'), got {name!r}"
+        )
+
+
+def check_runs_parent(runs: Path) -> None:
+    """``--runs`` must be a folder (or not exist yet)."""
+    if runs.exists() and not runs.is_dir():
+        raise RunFolderError(f"--runs: {runs} is not a folder")
+
+
+def holds_run(run_dir: Path) -> bool:
+    """Whether ``run_dir`` holds (part of) a run that a new run would destroy."""
+    return run_dir.is_dir() and any((run_dir / m).exists() for m in RUN_MARKERS)
+
+
+def check_new_run(run_dir: Path, overwrite: bool) -> None:
+    """Refuse to start a new run over an existing one without ``--overwrite``."""
+    if run_dir.exists() and not run_dir.is_dir():
+        raise RunFolderError(f"run folder {run_dir} is a file")
+    if holds_run(run_dir) and not overwrite:
+        raise RunFolderError(
+            f"{run_dir} already holds a run; use --resume to continue it, --overwrite to "
+            "replace it, or another name"
+        )
+
+
+def clear_run_dir(run_dir: Path) -> None:
+    """Empty ``run_dir`` (called only once the new run's model and environments exist)."""
+    if run_dir.is_symlink():
+        raise RunFolderError(f"run folder {run_dir} is a symbolic link; refusing to empty it")
+    if run_dir.exists():
+        shutil.rmtree(run_dir)
+
+
+def resume_differences(saved: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """The dotted keys under :data:`RESUME_FIXED_KEYS` whose values differ between configs."""
+    out: list[str] = []
+
+    def walk(a: Any, b: Any, key: str) -> None:
+        if isinstance(a, dict) and isinstance(b, dict) and key.split(".")[0] != "game_options":
+            for k in sorted(set(a) | set(b), key=str):
+                walk(a.get(k), b.get(k), f"{key}.{k}")
+        elif a != b:
+            out.append(key)
+
+    for key in RESUME_FIXED_KEYS:
+        walk(saved.get(key), new.get(key), key)
+    return out
+
+
+def check_resume(run_dir: Path, cfg_dict: dict[str, Any]) -> None:
+    """Refuse ``--resume`` without a checkpoint, or with a config that changes the model/game."""
+    import yaml
+
+    ckpt = run_dir / "checkpoints" / "latest.zip"
+    if not ckpt.is_file():
+        raise RunFolderError(f"--resume but no checkpoint at {ckpt}")
+    path = run_dir / "config.yaml"
+    try:
+        saved = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        raise RunFolderError(f"--resume: cannot read the run's config {path}: {exc}") from None
+    if not isinstance(saved, dict):
+        raise RunFolderError(f"--resume: {path} is not a config mapping")
+    diff = resume_differences(saved, cfg_dict)
+    if diff:
+        raise RunFolderError(
+            f"--resume: the config differs from the run's {path} in {', '.join(diff)} (these "
+            "shape the model or the game and come from the checkpoint); start a new run "
+            "(another name or --overwrite) to change them"
+        )
+
+
+class RunLock:
+    """An exclusive ``flock`` on ``<runs>/.<name>.lock`` while a run uses ``<runs>/<name>``."""
+
+    def __init__(self, run_dir: Path) -> None:
+        self.path = run_dir.parent / f".{run_dir.name}.lock"
+        self.fd: int | None = None
+
+    def __enter__(self) -> RunLock:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "?"
+            os.close(fd)
+            raise RunFolderError(
+                f"run folder {self.path.parent / self.path.name[1:-5]} is in use by another "
+                f"parlour train (pid {holder}); wait for it to finish or use another name"
+            ) from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, str(os.getpid()).encode(), 0)
+        self.fd = fd
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.fd is not None:
+            os.ftruncate(self.fd, 0)
+            fcntl.flock(self.fd, fcntl.LOCK_UN)
+            os.close(self.fd)
+            self.fd = None
