@@ -22,38 +22,7 @@ The case engine never imports the game side. Its public API (docs/case_model.md#
 ``classic_case_paths``) is importable from this package too.
 """
 
-from .case import (
-    LEVELS,
-    WALTON,
-    Board,
-    Card,
-    Case,
-    Deduction,
-    Solution,
-    World,
-    classic_case_paths,
-    generate_case,
-    load_board,
-    load_case,
-    load_classic,
-    save_case,
-    solve,
-)
+from . import case as _case
+from .case import *  # noqa: F403  (the case engine's public API, re-exported)
 
-__all__ = [
-    "WALTON",
-    "Board",
-    "load_board",
-    "Card",
-    "Case",
-    "Solution",
-    "World",
-    "load_case",
-    "save_case",
-    "Deduction",
-    "solve",
-    "LEVELS",
-    "generate_case",
-    "classic_case_paths",
-    "load_classic",
-]
+__all__ = list(_case.__all__)
