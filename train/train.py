@@ -39,7 +39,9 @@ rate of the learner and of each baseline (``final[opp]["baseline"]``) side by si
 learning curve the learner's solve rate. The report is rendered by :mod:`parlour.train.report`.
 
 ``--timesteps N`` overrides ``total_timesteps``; ``--dummy`` forces the in-process vec env;
-``--runs DIR`` changes the parent folder of run folders (default ``runs``).
+``--runs DIR`` changes the parent folder of run folders (default ``runs``). A config with
+``backend: rllib`` trains on RLlib instead (:mod:`parlour.train.rllib.runner`; ``--address``
+names a Ray cluster).
 """
 
 from __future__ import annotations
@@ -73,6 +75,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dummy", action="store_true", help="use DummyVecEnv (no subprocesses)")
     parser.add_argument("--runs", default="runs", help="parent folder of run folders")
     parser.add_argument("--no-progress", action="store_true", help="hide progress bars")
+    parser.add_argument(
+        "--address", default=None, help="backend: rllib: the Ray cluster to run on (RAY_ADDRESS)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -88,6 +93,12 @@ def run(args: argparse.Namespace) -> int:
         cfg.total_timesteps = args.timesteps
     if args.dummy:
         cfg.vec_env = "dummy"
+    if cfg.backend == "rllib":  # multi-agent PPO on Ray (parlour.train.rllib)
+        from parlour.train.rllib.runner import train_rllib
+
+        progress = not args.no_progress
+        report = train_rllib(cfg, Path(args.runs), args.resume, progress, args.address)
+        return 0 if report else 1
     report = train(cfg, Path(args.runs), resume=args.resume, progress=not args.no_progress)
     return 0 if report else 1
 
