@@ -18,7 +18,7 @@ raw AEC env itself. Per episode (``reset``), from the env's own ``np.random.Gene
 | action | the game's ``Discrete`` action id (an illegal one raises ``ValueError``) |
 | reward | each policy slot's AEC rewards as they are paid (final zero-sum reward at the end; RLlib adds rewards paid while a slot waits to its next step), plus the game's training-only shaping on policy actions (``GameSpec.shaping``) |
 | ``terminateds`` | every policy slot and ``__all__`` when the game ends; a round limit is a rule of the game and also a termination (no value bootstrap, as in :mod:`parlour.train.single_seat`) |
-| ``infos`` | ``{}`` |
+| ``infos`` | ``{}``; at the end of a game with knock-outs (``results()["out"]``) each policy slot's ``{"out": bool}`` (summed as RLlib's env-runner metric ``knocked_out_slots`` by :func:`knockout_callback`) |
 
 Knock-outs (Awkward Guests): a knocked-out seat is never asked to act again and receives its
 final reward when the game ends, like every other seat. ``env_config`` keys: ``game`` (a name
@@ -127,9 +127,11 @@ class SelfPlayEnv(MultiAgentEnv):
         self._play(action)
         obs, rewards, done = self._advance()
         terms = {"__all__": done}
+        infos: dict[str, Any] = {}
         if done:
-            terms.update(dict.fromkeys(rewards, True))
-        return obs, rewards, terms, {"__all__": False}, {}
+            terms.update(dict.fromkeys(obs, True))
+            infos = self._final_infos(obs)
+        return obs, rewards, terms, {"__all__": False}, infos
 
     # -- internals ----------------------------------------------------------------------------
 
@@ -164,6 +166,13 @@ class SelfPlayEnv(MultiAgentEnv):
         for agent, slot in self._slot_of.items():
             self._pending[slot] += float(self.aec.rewards.get(agent, 0.0))
 
+    def _final_infos(self, final: dict[str, Any]) -> dict[str, Any]:
+        """``{"out": bool}`` per finished slot, for games with knock-outs."""
+        out = self.aec.results().get("out")
+        if out is None:
+            return {}
+        return {slot: {"out": bool(out[a])} for a, slot in self._slot_of.items() if slot in final}
+
     def _collect(self) -> dict[str, float]:
         """The pending rewards of the slots RLlib has seen (others keep theirs)."""
         out = {s: self._pending[s] for s in self._started}
@@ -194,3 +203,16 @@ class SelfPlayEnv(MultiAgentEnv):
             if slot in self._started
         }
         return final, rewards, True
+
+
+def knockout_callback(*, episode: Any, metrics_logger: Any = None, **_: Any) -> None:
+    """RLlib ``on_episode_end`` callback: log ``knocked_out_slots``, the policy slots knocked
+    out in the episode (summed over the iteration), for games with knock-outs."""
+    infos = episode.get_infos(-1)
+    outs = [bool(i.get("out")) for i in infos.values() if isinstance(i, dict) and "out" in i]
+    if outs and metrics_logger is not None:
+        metrics_logger.log_value(KNOCKOUT_METRIC, sum(outs), reduce="sum")
+
+
+#: the env runners' metric counting knocked-out policy slots
+KNOCKOUT_METRIC = "knocked_out_slots"

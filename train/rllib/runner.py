@@ -75,7 +75,7 @@ def algorithm_config(cfg: TrainConfig) -> Any:
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
-    from parlour.train.rllib.env import SelfPlayEnv
+    from parlour.train.rllib.env import SelfPlayEnv, knockout_callback
     from parlour.train.rllib.module import MaskedPPOModule
 
     r, p = cfg.rllib, cfg.ppo
@@ -127,6 +127,7 @@ def algorithm_config(cfg: TrainConfig) -> Any:
             policies_to_train=[LEARNER],
         )
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=modules))
+        .callbacks(on_episode_end=knockout_callback)
         .debugging(seed=cfg.seed)
     )
 
@@ -162,6 +163,8 @@ class Session:
         self.history: list[dict[str, Any]] = data.get("history", [])
         self.snapshots: list[dict[str, Any]] = data.get("snapshots", [])
         self.wall_time: float = data.get("wall_time", 0.0)
+        #: policy slots knocked out in training episodes (games with knock-outs)
+        self.knockouts: int = data.get("knocked_out_slots", 0)
         self.train_time = 0.0  # this session, evaluations and checkpoints excluded
         self.session_steps = 0
 
@@ -175,6 +178,7 @@ class Session:
             "history": self.history,
             "snapshots": self.snapshots,
             "wall_time": round(self.wall_time, 1),
+            "knocked_out_slots": self.knockouts,
         }
         self.state_path.write_text(json.dumps(data, indent=1))
 
@@ -226,6 +230,10 @@ def _sampled(result: dict[str, Any]) -> int:
 
 def _iteration(algo: Any, s: Session, writer: Any) -> None:
     """One ``algo.train()``: steps, time and TensorBoard scalars."""
+    from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS
+
+    from parlour.train.rllib.env import KNOCKOUT_METRIC
+
     t0 = time.perf_counter()
     result = algo.train()
     dt = time.perf_counter() - t0
@@ -233,6 +241,7 @@ def _iteration(algo: Any, s: Session, writer: Any) -> None:
     s.steps += n
     s.session_steps += n
     s.train_time += dt
+    s.knockouts += int(result[ENV_RUNNER_RESULTS].get(KNOCKOUT_METRIC, 0))
     for section in LOGGED_SECTIONS:
         for tag, value in _scalars(result.get(section, {}), f"{section}/").items():
             writer.add_scalar(tag, value, s.steps)
@@ -360,6 +369,7 @@ def train_rllib(
         "backend": "rllib",
         "ray_address": where,
         "num_env_runners": cfg.rllib.num_env_runners,
+        "training_knocked_out_slots": s.knockouts,
         "timesteps": s.steps,
         "train_wall_time_s": round(s.wall_time, 1),
         "train_steps_per_s": round(steps_per_s, 1),  # env steps/s of algo.train() calls
