@@ -8,6 +8,7 @@ the env runners are real processes. Each run is one ``algo.train()`` iteration o
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -83,16 +84,31 @@ def _check_run(report: dict, run_dir: Path, steps: int) -> None:
     assert report["final"]["random"]["games"] >= 4  # (rounded up to whole seatings)
 
 
+@pytest.fixture(scope="module")
+def trained(local_ray, tmp_path_factory):
+    """The one-iteration run of a case (trained once per test process)."""
+    runs: dict[str, tuple[dict, Path]] = {}
+
+    def get(case: str) -> tuple[dict, Path]:
+        if case not in runs:
+            folder = tmp_path_factory.mktemp(case)
+            runs[case] = (_train(case, folder), folder / f"rllib_{case}")
+        return runs[case]
+
+    return get
+
+
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_one_iteration_trains_checkpoints_and_reports(case, local_ray, tmp_path) -> None:
-    report = _train(case, tmp_path)
-    _check_run(report, tmp_path / f"rllib_{case}", BATCH)
+def test_one_iteration_trains_checkpoints_and_reports(case, trained) -> None:
+    report, run_dir = trained(case)
+    _check_run(report, run_dir, BATCH)
     if case == "guests_4p":
         assert report["training_knocked_out_slots"] > 0, "the 4p run must contain a knock-out"
 
 
-def _resume(case: str, runs: Path) -> None:
-    first = _train(case, runs)
+def _resume(case: str, trained, runs: Path) -> None:
+    first, run_dir = trained(case)
+    shutil.copytree(run_dir, runs / run_dir.name)  # resume a copy: the run stays for others
     resumed = _train(case, runs, resume=True, timesteps=first["timesteps"] + BATCH)
     assert resumed["timesteps"] >= first["timesteps"] + BATCH
     _check_run(resumed, runs / f"rllib_{case}", first["timesteps"] + BATCH)
@@ -100,14 +116,14 @@ def _resume(case: str, runs: Path) -> None:
     assert [h["timesteps"] for h in history] == [first["timesteps"], resumed["timesteps"]]
 
 
-def test_checkpoint_restores_and_training_resumes(local_ray, tmp_path) -> None:
-    _resume("guests_4p", tmp_path)
+def test_checkpoint_restores_and_training_resumes(trained, tmp_path) -> None:
+    _resume("guests_4p", trained, tmp_path)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("case", ["audition_2p", "audition_4p", "guests_2p"])
-def test_checkpoint_restores_and_training_resumes_every_case(case, local_ray, tmp_path) -> None:
-    _resume(case, tmp_path)
+def test_checkpoint_restores_and_training_resumes_every_case(case, trained, tmp_path) -> None:
+    _resume(case, trained, tmp_path)
 
 
 NO_RAY = """
@@ -135,9 +151,9 @@ print("ok")
 """
 
 
-def test_checkpoint_plays_as_rllib_agent_in_parlour_eval_without_ray(local_ray, tmp_path) -> None:
-    _train("audition_2p", tmp_path)
-    ckpt = tmp_path / "rllib_audition_2p" / "checkpoint"
+def test_checkpoint_plays_as_rllib_agent_in_parlour_eval_without_ray(trained, tmp_path) -> None:
+    _, run_dir = trained("audition_2p")
+    ckpt = run_dir / "checkpoint"
     env = {"RAY_ADDRESS": "", "PATH": str(Path(sys.executable).parent)}
     out = tmp_path / "eval"
     done = subprocess.run(
