@@ -94,7 +94,13 @@ def _play_random(env: SelfPlayEnv, rng: np.random.Generator) -> tuple[dict, dict
 
 @pytest.mark.parametrize(
     ("game", "players", "options"),
-    [("audition", 2, {}), ("audition", 4, {}), ("guests", 4, {"level": "easy"})],
+    [
+        ("audition", 2, {}),
+        ("audition", 4, {}),
+        ("guests", 2, {"level": "easy"}),
+        ("guests", 4, {"level": "easy"}),
+        ("guests", 1, {"level": "easy"}),
+    ],
 )
 def test_selfplay_env_pays_each_policy_slot_its_game_return(game, players, options) -> None:
     env = SelfPlayEnv(
@@ -121,7 +127,7 @@ def test_selfplay_env_pays_each_policy_slot_its_game_return(game, players, optio
             assert set(infos) == set(steps)
         else:
             assert infos == {}
-    if game == "guests":
+    if game == "guests" and players > 2:
         assert knockouts > 0, "random play in 4p Guests knocks players out"
 
 

@@ -15,7 +15,9 @@ from pathlib import Path
 
 import pytest
 import ray
+import yaml
 
+from parlour.train.cli import main
 from parlour.train.config import config_from_dict
 from parlour.train.rllib.runner import train_rllib
 
@@ -98,7 +100,14 @@ def trained(local_ray, tmp_path_factory):
     return get
 
 
-@pytest.mark.parametrize("case", sorted(CASES))
+#: the cases of the default run (about 40 s each on 2 busy cores); the others are ``slow``
+#: (every game and player count also steps through the env adapter in test_env_module.py)
+FAST_CASES = ("audition_2p", "guests_4p")
+
+
+@pytest.mark.parametrize(
+    "case", [c if c in FAST_CASES else pytest.param(c, marks=pytest.mark.slow) for c in CASES]
+)
 def test_one_iteration_trains_checkpoints_and_reports(case, trained) -> None:
     report, run_dir = trained(case)
     _check_run(report, run_dir, BATCH)
@@ -107,11 +116,17 @@ def test_one_iteration_trains_checkpoints_and_reports(case, trained) -> None:
 
 
 def _resume(case: str, trained, runs: Path) -> None:
+    """``parlour train CONFIG --resume --timesteps N`` on a copy of the case's run."""
     first, run_dir = trained(case)
     shutil.copytree(run_dir, runs / run_dir.name)  # resume a copy: the run stays for others
-    resumed = _train(case, runs, resume=True, timesteps=first["timesteps"] + BATCH)
-    assert resumed["timesteps"] >= first["timesteps"] + BATCH
-    _check_run(resumed, runs / f"rllib_{case}", first["timesteps"] + BATCH)
+    config = runs / "config.yaml"
+    config.write_text(yaml.safe_dump(_config(case).to_dict()))
+    steps = first["timesteps"] + BATCH
+    argv = ["train", str(config), "--resume", "--timesteps", str(steps), "--runs", str(runs)]
+    assert main([*argv, "--no-progress"]) == 0
+    resumed = json.loads((runs / run_dir.name / "report.json").read_text())
+    assert resumed["timesteps"] >= steps
+    _check_run(resumed, runs / run_dir.name, steps)
     history = resumed["history"]
     assert [h["timesteps"] for h in history] == [first["timesteps"], resumed["timesteps"]]
 

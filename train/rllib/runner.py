@@ -38,6 +38,7 @@ from typing import Any
 
 from parlour.train.config import TrainConfig
 from parlour.train.rllib.league import LEARNER, map_slot, snapshot_ids, take_snapshot
+from parlour.train.train import MIN_DURATION_S
 
 #: activation names of ``ppo.activation`` in RLlib's model config
 ACTIVATIONS = {"tanh": "tanh", "relu": "relu"}
@@ -245,7 +246,7 @@ def _iteration(algo: Any, s: Session, writer: Any) -> None:
     for section in LOGGED_SECTIONS:
         for tag, value in _scalars(result.get(section, {}), f"{section}/").items():
             writer.add_scalar(tag, value, s.steps)
-    writer.add_scalar("time/env_steps_per_s", n / max(dt, 1e-9), s.steps)
+    writer.add_scalar("time/env_steps_per_s", n / max(dt, MIN_DURATION_S), s.steps)
 
 
 def _periodic_evaluation(algo: Any, s: Session, writer: Any) -> dict[str, str]:
@@ -344,7 +345,7 @@ def train_rllib(
         s.save()
     finally:
         algo.stop()
-    steps_per_s = s.session_steps / max(s.train_time, 1e-9)
+    steps_per_s = s.session_steps / max(s.train_time, MIN_DURATION_S)
     print(f"training done: {s.steps} env steps, {steps_per_s:.0f} steps/s; final evaluation")
     t_eval = time.perf_counter()
     final = evaluate_checkpoint(
