@@ -94,7 +94,13 @@ def run(args: argparse.Namespace) -> int:
     if args.dummy:
         cfg.vec_env = "dummy"
     if cfg.backend == "rllib":  # multi-agent PPO on Ray (parlour.train.rllib)
-        from parlour.train.rllib.runner import train_rllib
+        try:
+            from parlour.train.rllib.runner import train_rllib
+        except ImportError as exc:
+            print(
+                f"parlour train: backend: rllib needs the rllib extra ({exc}): pip install 'parlour[rllib]'"
+            )
+            return 2
 
         progress = not args.no_progress
         report = train_rllib(cfg, Path(args.runs), args.resume, progress, args.address)

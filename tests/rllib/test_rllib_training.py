@@ -56,7 +56,13 @@ def _config(case: str, timesteps: int = BATCH) -> object:
                 "max_snapshots": 2,
             },
             "ppo": {"net_arch": [32]},
-            "eval": {"every": 10**6, "games": 4, "final_games": 4, "agents": ["random"]},
+            "eval": {
+                "every": 10**6,
+                "games": 4,
+                "final_games": 4,
+                "agents": ["random"],
+                "workers": 1,  # in-process: no worker start-up in the timing
+            },
             "rllib": {
                 "num_env_runners": 2,
                 "train_batch_size": BATCH,
