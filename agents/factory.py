@@ -8,6 +8,7 @@
 | ``guests.deducer`` | guests | deduction-engine baseline (:mod:`parlour.agents.guests_deducer`); option ``p=P`` accuses once a candidate has probability ≥ P |
 | ``ppo:PATH`` | any | a trained MaskablePPO model, most probable legal action (:mod:`parlour.agents.ppo`) |
 | ``ppo:PATH:sample`` | any | the same, sampling from the masked policy |
+| ``rllib:PATH[:sample]`` | any | a policy trained with ``backend: rllib`` (``runs/NAME/checkpoint``), loaded without Ray (:mod:`parlour.agents.rllib_agent`) |
 
 A game plug-in adds its own scripted agents (``GameSpec.agents``: spec name →
 ``"module:builder"``, called as ``builder(spec, seed, **options)``), e.g. ``countdown.careful``
@@ -75,6 +76,7 @@ KNOWN_SPECS = (
     "audition.expert[:sims=N]",
     "guests.deducer[:p=P]",
     "ppo:PATH[:sample]",
+    "rllib:PATH[:sample]",
 )
 
 
@@ -126,6 +128,13 @@ def make_agent(spec: str, game: GameSpec | str, seed: int | None = None) -> Agen
         if not path:
             raise ValueError("agent spec 'ppo:PATH' needs the path of a saved model")
         return PPOAgent(spec, path, seed=seed, deterministic=not sample)
+    if spec.startswith("rllib:"):
+        from parlour.agents.rllib_agent import RLlibAgent
+
+        path, sample = spec[len("rllib:") :].removesuffix(":sample"), spec.endswith(":sample")
+        if not path:
+            raise ValueError("agent spec 'rllib:PATH' needs the path of a run's checkpoint")
+        return RLlibAgent(spec, path, seed=seed, deterministic=not sample)
     name, options = parse_spec(spec)
     if name in game.agents:
         builder = load_object(game.agents[name])

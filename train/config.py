@@ -31,6 +31,8 @@ agent specs and the game options against it.
 | ``eval.final_agents`` | list | same as ``eval.agents`` | final evaluation opponents |
 | ``eval.workers`` | int or null | null (cores) | evaluation processes |
 | ``checkpoint_every`` | int | 50000 | learner steps between checkpoints (for ``--resume``) |
+| ``backend`` | ``sb3`` / ``rllib`` | ``sb3`` | the trainer: SB3 MaskablePPO in one process, or multi-agent PPO on RLlib (Ray; :mod:`parlour.train.rllib`) |
+| ``rllib.*`` | | see :mod:`parlour.train.rllib.settings` | what only the RLlib backend has: env runners, learners, batch sizes, network, baseline share, cluster address |
 | ``init_from`` | str or null | null | start from the weights (and Adam state) of this ``model.zip`` (a path from the current folder; same game, players, observation and network) instead of a fresh network: a second training stage (curriculum, fine-tuning) with its own opponents and hyper-parameters; the step count starts at 0; ignored by ``--resume`` (the checkpoint has the weights) |
 """
 
@@ -48,6 +50,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from parlour.train.run_folder import check_run_name
+from parlour.train.rllib.settings import RLlibSettings
 
 if TYPE_CHECKING:
     from parlour.train.games import GameSpec
@@ -55,6 +58,8 @@ if TYPE_CHECKING:
 #: the package whose ``<name>.yaml`` data files are the shipped configs
 CONFIG_PACKAGE = "parlour.configs"
 CONFIG_SUFFIX = ".yaml"
+#: the trainers of ``backend:``
+BACKENDS = ("sb3", "rllib")
 
 
 class ConfigError(ValueError):
@@ -157,6 +162,10 @@ class TrainConfig:
     checkpoint_every: int = 50000
     #: start from the weights (and Adam state) of this model.zip (None: a fresh network)
     init_from: str | None = None
+    #: the trainer: sb3 or rllib
+    backend: str = "sb3"
+    #: the RLlib backend's own settings
+    rllib: RLlibSettings = field(default_factory=RLlibSettings)
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -267,6 +276,10 @@ def _validate(cfg: TrainConfig) -> None:
         cfg.init_from is None or cfg.init_from.endswith(".zip"),
         f"init_from: a model .zip path or null, got {cfg.init_from!r}",
     )
+    need(cfg.backend in BACKENDS, f"backend: one of {', '.join(BACKENDS)}, got {cfg.backend!r}")
+    need(cfg.backend == "sb3" or cfg.init_from is None, "init_from: only with backend: sb3")
+    for problem in cfg.rllib.problems():
+        need(False, problem)
     o = cfg.opponents
     need(o.snapshot_every >= 0, "opponents.snapshot_every: must be >= 0")
     need(0.0 <= o.snapshot_weight <= 1.0, "opponents.snapshot_weight: must be in [0, 1]")

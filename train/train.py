@@ -46,6 +46,8 @@ Run folders are locked while in use, a new run deletes nothing before its config
 exist, and ``--resume`` refuses a config that changes the model or the game
 (:mod:`parlour.train.run_folder`). Ctrl-C saves the model, a checkpoint and the report of what
 was done and exits with code 130 (:mod:`parlour.train.safe_stop`); ``--resume`` continues.
+A config with ``backend: rllib`` trains on RLlib instead
+(:mod:`parlour.train.rllib.runner`; ``--address`` names a Ray cluster).
 """
 
 from __future__ import annotations
@@ -92,6 +94,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--overwrite", action="store_true", help="replace an existing run of the same name"
     )
     parser.add_argument("--no-progress", action="store_true", help="hide progress bars")
+    parser.add_argument(
+        "--address", default=None, help="backend: rllib: the Ray cluster to run on (RAY_ADDRESS)"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -107,6 +112,19 @@ def run(args: argparse.Namespace) -> int:
         cfg.total_timesteps = args.timesteps
     if args.dummy:
         cfg.vec_env = "dummy"
+    if cfg.backend == "rllib":  # multi-agent PPO on Ray (parlour.train.rllib)
+        try:
+            from parlour.train.rllib.runner import train_rllib
+        except ImportError as exc:
+            print(
+                f"parlour train: backend: rllib needs the rllib extra ({exc}): pip install 'parlour[rllib]'",
+                file=sys.stderr,
+            )
+            return 2
+
+        progress = not args.no_progress
+        report = train_rllib(cfg, Path(args.runs), args.resume, progress, args.address)
+        return 0 if report else 1
     report = train(
         cfg,
         Path(args.runs),

@@ -1,0 +1,388 @@
+"""``parlour train CONFIG`` with ``backend: rllib``: multi-agent PPO on RLlib's new API stack.
+
+```
+parlour train my_rllib.yaml                         # a local Ray (all cores, or rllib.num_cpus)
+parlour train my_rllib.yaml --address auto          # an existing Ray cluster (also RAY_ADDRESS)
+parlour train my_rllib.yaml --resume                # continue from runs/<name>/checkpoints/latest
+```
+
+What a run does (the config's keys: :mod:`parlour.train.config`, :mod:`parlour.train.rllib.settings`):
+
+1. joins Ray (``--address``, else ``rllib.address``, else ``RAY_ADDRESS``, else a new local Ray);
+2. builds PPO with :class:`~parlour.train.rllib.env.SelfPlayEnv` on ``rllib.num_env_runners``
+   env runners, the :class:`~parlour.train.rllib.module.MaskedPPOModule` learner and its frozen
+   snapshots (:mod:`parlour.train.rllib.league`), the ``ppo`` hyper-parameters;
+3. trains until ``total_timesteps`` env steps (one step = one policy move; scripted baselines'
+   moves happen inside a step), with a progress bar and TensorBoard scalars in
+   ``runs/<name>/logs/`` (episode returns, losses, env steps/s);
+4. every ``opponents.snapshot_every`` steps copies the learner into a snapshot slot; every
+   ``eval.every`` steps saves ``checkpoints/eval`` and plays the periodic evaluation (the
+   tournament code of ``parlour eval``, with the agent ``rllib:`` of that checkpoint); every
+   ``checkpoint_every`` steps writes ``checkpoints/latest`` (an RLlib Algorithm checkpoint) and
+   ``checkpoints/state.json``;
+5. at the end writes ``checkpoint/`` (the agent ``rllib:runs/<name>/checkpoint``), plays the
+   final evaluation and writes ``report.md``, ``report.json``, ``learning_curve.png`` as the
+   SB3 backend does (``report.json`` adds ``backend``, ``ray_address`` and the run's env
+   runners).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from parlour.train.config import TrainConfig
+from parlour.train.rllib.league import LEARNER, map_slot, snapshot_ids, take_snapshot
+from parlour.train.train import MIN_DURATION_S
+
+#: activation names of ``ppo.activation`` in RLlib's model config
+ACTIVATIONS = {"tanh": "tanh", "relu": "relu"}
+
+
+def _spaces(cfg: TrainConfig) -> tuple[Any, Any]:
+    from parlour.train.games import make_raw_env
+    from parlour.train.rllib.env import adapted_space
+
+    env_options, _ = cfg.game_spec.split_options(cfg.game_options)
+    aec = make_raw_env(cfg.game_spec, cfg.players, **env_options)
+    return adapted_space(aec), aec.action_space(aec.possible_agents[0])
+
+
+def snapshot_count(cfg: TrainConfig) -> int:
+    """Frozen snapshot modules of the league (0 without self-play snapshots)."""
+    o = cfg.opponents
+    return o.max_snapshots if o.snapshot_every > 0 and o.snapshot_weight > 0 else 0
+
+
+def env_config(cfg: TrainConfig) -> dict[str, Any]:
+    return {
+        "game": cfg.game_spec,
+        "players": cfg.players,
+        "game_options": dict(cfg.game_options),
+        "baselines": dict(cfg.opponents.baselines),
+        "baseline_share": cfg.rllib.baseline_share if cfg.players > 1 else 0.0,
+        "seed": cfg.seed,
+    }
+
+
+def algorithm_config(cfg: TrainConfig) -> Any:
+    """The ``PPOConfig`` of a run (new API stack, multi-agent, masked modules)."""
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+
+    from parlour.train.rllib.env import SelfPlayEnv, knockout_callback
+    from parlour.train.rllib.module import MaskedPPOModule
+
+    r, p = cfg.rllib, cfg.ppo
+    obs_space, act_space = _spaces(cfg)
+    model = {
+        "fcnet_hiddens": list(r.net_arch if r.net_arch is not None else p.net_arch),
+        "fcnet_activation": ACTIVATIONS[p.activation],
+    }
+    module = RLModuleSpec(
+        module_class=MaskedPPOModule,
+        observation_space=obs_space,
+        action_space=act_space,
+        model_config=model,
+    )
+    snapshots = snapshot_ids(snapshot_count(cfg))
+    modules = {LEARNER: module, **dict.fromkeys(snapshots, module)}
+    lr: Any = p.learning_rate
+    if p.learning_rate_end is not None:  # linear decay over the run (RLlib's schedule form)
+        lr = [[0, p.learning_rate], [cfg.total_timesteps, p.learning_rate_end]]
+    return (
+        PPOConfig()
+        .api_stack(enable_rl_module_and_learner=True, enable_env_runner_and_connector_v2=True)
+        .framework("torch")
+        # (the env check steps random actions: illegal ones raise in our envs, by design)
+        .environment(SelfPlayEnv, env_config=env_config(cfg), disable_env_checking=True)
+        .env_runners(
+            num_env_runners=r.num_env_runners,
+            num_envs_per_env_runner=r.num_envs_per_env_runner,
+            num_cpus_per_env_runner=1,
+        )
+        .learners(num_learners=r.num_learners)
+        .training(
+            lr=lr,
+            gamma=p.gamma,
+            lambda_=p.gae_lambda,
+            clip_param=p.clip_range,
+            entropy_coeff=p.ent_coef,
+            vf_loss_coeff=p.vf_coef,
+            grad_clip=p.max_grad_norm,
+            train_batch_size_per_learner=r.train_batch_size,
+            minibatch_size=r.minibatch_size,
+            num_epochs=r.num_epochs,
+        )
+        .multi_agent(
+            policies=set(modules),
+            policy_mapping_fn=partial(
+                map_slot, snapshots=len(snapshots), snapshot_weight=cfg.opponents.snapshot_weight
+            ),
+            policies_to_train=[LEARNER],
+        )
+        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=modules))
+        .callbacks(on_episode_end=knockout_callback)
+        .debugging(seed=cfg.seed)
+    )
+
+
+def init_ray(address: str | None, num_cpus: int | None) -> str:
+    """Join the cluster at ``address`` (or ``RAY_ADDRESS``), else start a local Ray; returns
+    where it runs. A Ray already initialised in this process (a test's) is used as it is."""
+    import ray
+
+    if ray.is_initialized():
+        return "existing"
+    address = address or os.environ.get("RAY_ADDRESS") or None
+    if address:
+        ray.init(address=address)
+        return address
+    ray.init(num_cpus=num_cpus, include_dashboard=False)
+    return "local"
+
+
+# -- the run ------------------------------------------------------------------------------------
+
+
+class Session:
+    """The training loop's schedule, state and logs (``checkpoints/state.json``)."""
+
+    def __init__(self, cfg: TrainConfig, run_dir: Path, resume: bool) -> None:
+        self.cfg, self.run_dir = cfg, run_dir
+        self.state_path = run_dir / "checkpoints" / "state.json"
+        data: dict[str, Any] = {}
+        if resume:
+            data = json.loads(self.state_path.read_text())
+        self.steps: int = data.get("timesteps", 0)
+        self.history: list[dict[str, Any]] = data.get("history", [])
+        self.snapshots: list[dict[str, Any]] = data.get("snapshots", [])
+        self.wall_time: float = data.get("wall_time", 0.0)
+        #: policy slots knocked out in training episodes (games with knock-outs)
+        self.knockouts: int = data.get("knocked_out_slots", 0)
+        self.train_time = 0.0  # this session, evaluations and checkpoints excluded
+        self.session_steps = 0
+
+    def due(self, every: int, before: int) -> bool:
+        """A multiple of ``every`` was crossed from ``before`` to the current steps."""
+        return every > 0 and self.steps // every > before // every
+
+    def save(self) -> None:
+        data = {
+            "timesteps": self.steps,
+            "history": self.history,
+            "snapshots": self.snapshots,
+            "wall_time": round(self.wall_time, 1),
+            "knocked_out_slots": self.knockouts,
+        }
+        self.state_path.write_text(json.dumps(data, indent=1))
+
+
+def evaluate_checkpoint(
+    cfg: TrainConfig, path: Path, agents: list[str], games: int, progress: bool, offset: int
+) -> dict[str, dict[str, Any]]:
+    """Tournaments of the checkpoint's learner (``rllib:PATH``) against each of ``agents``."""
+    from parlour.train.tournament import run_tournament
+    from parlour.train.train import EVAL_SEED_BASE, EVAL_SEEDS_PER_RUN, eval_options
+
+    return {
+        opp: run_tournament(
+            cfg.game_spec,
+            cfg.players,
+            [f"rllib:{path}", opp],
+            games,
+            seed=EVAL_SEED_BASE + cfg.seed * EVAL_SEEDS_PER_RUN + offset,
+            game_options=eval_options(cfg),
+            workers=cfg.eval.workers,
+            progress=progress,
+            desc=f"eval vs {opp}",
+        )
+        for opp in agents
+    }
+
+
+def _scalars(result: dict[str, Any], prefix: str = "") -> dict[str, float]:
+    """The numeric scalars of a nested result dict as ``a/b/c`` tags."""
+    out: dict[str, float] = {}
+    for key, value in result.items():
+        tag = f"{prefix}{key}"
+        if isinstance(value, dict):
+            out.update(_scalars(value, f"{tag}/"))
+        elif isinstance(value, int | float) and not isinstance(value, bool):
+            out[tag] = float(value)
+    return out
+
+
+#: the result sections logged to TensorBoard
+LOGGED_SECTIONS = ("env_runners", "learners")
+
+
+def _sampled(result: dict[str, Any]) -> int:
+    from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS, NUM_ENV_STEPS_SAMPLED
+
+    return int(result[ENV_RUNNER_RESULTS].get(NUM_ENV_STEPS_SAMPLED, 0))
+
+
+def _iteration(algo: Any, s: Session, writer: Any) -> None:
+    """One ``algo.train()``: steps, time and TensorBoard scalars."""
+    from ray.rllib.utils.metrics import ENV_RUNNER_RESULTS
+
+    from parlour.train.rllib.env import KNOCKOUT_METRIC
+
+    t0 = time.perf_counter()
+    result = algo.train()
+    dt = time.perf_counter() - t0
+    n = _sampled(result)
+    s.steps += n
+    s.session_steps += n
+    s.train_time += dt
+    s.knockouts += int(result[ENV_RUNNER_RESULTS].get(KNOCKOUT_METRIC, 0))
+    for section in LOGGED_SECTIONS:
+        for tag, value in _scalars(result.get(section, {}), f"{section}/").items():
+            writer.add_scalar(tag, value, s.steps)
+    writer.add_scalar("time/env_steps_per_s", n / max(dt, MIN_DURATION_S), s.steps)
+
+
+def _periodic_evaluation(algo: Any, s: Session, writer: Any) -> dict[str, str]:
+    from parlour.train.train import _learner_summary
+
+    cfg = s.cfg
+    path = s.run_dir / "checkpoints" / "eval"
+    algo.save_to_path(str(path.resolve()))
+    results = evaluate_checkpoint(cfg, path, cfg.eval.agents, cfg.eval.games, False, s.steps)
+    shutil.rmtree(path)
+    summary = _learner_summary(results, cfg.game_spec)
+    s.history.append(
+        {"timesteps": s.steps, "wall_time_s": round(s.wall_time, 1), "results": summary}
+    )
+    post = {}
+    for opp, entry in summary.items():
+        writer.add_scalar(f"eval/win_rate_vs_{opp}", entry["win_rate"], s.steps)
+        post[opp.split(".")[-1]] = f"{100 * entry['win_rate']:.0f}%"
+    return post
+
+
+def _train_loop(algo: Any, s: Session, progress: bool) -> None:
+    from torch.utils.tensorboard import SummaryWriter
+    from tqdm.auto import tqdm
+
+    cfg = s.cfg
+    slots = snapshot_ids(snapshot_count(cfg))
+    writer = SummaryWriter(str(s.run_dir / "logs"))
+    bar = tqdm(
+        total=cfg.total_timesteps,
+        initial=min(s.steps, cfg.total_timesteps),
+        desc="train",
+        unit="step",
+        disable=not progress,
+    )
+    mark = time.perf_counter()
+    while s.steps < cfg.total_timesteps:
+        before = s.steps
+        _iteration(algo, s, writer)
+        bar.update(min(s.steps, cfg.total_timesteps) - min(before, cfg.total_timesteps))
+        if slots and s.due(cfg.opponents.snapshot_every, before):
+            slot = slots[len(s.snapshots) % len(slots)]
+            take_snapshot(algo, slot)
+            s.snapshots.append({"slot": slot, "timesteps": s.steps})
+        if s.due(cfg.eval.every, before) and s.steps < cfg.total_timesteps:
+            bar.set_postfix(_periodic_evaluation(algo, s, writer))
+        if s.due(cfg.checkpoint_every, before):
+            s.wall_time += time.perf_counter() - mark
+            mark = time.perf_counter()
+            algo.save_to_path(str((s.run_dir / "checkpoints" / "latest").resolve()))
+            s.save()
+    bar.close()
+    writer.close()
+    s.wall_time += time.perf_counter() - mark
+
+
+def _prepare(cfg: TrainConfig, run_dir: Path, resume: bool) -> None:
+    from parlour.train.train import _yaml
+
+    latest = run_dir / "checkpoints" / "latest"
+    if resume and not (latest.is_dir() and (run_dir / "checkpoints" / "state.json").exists()):
+        raise SystemExit(f"parlour train: --resume but no checkpoint at {latest}")
+    if not resume and run_dir.exists():
+        shutil.rmtree(run_dir)
+    for sub in ("", "checkpoints", "logs"):
+        (run_dir / sub).mkdir(parents=True, exist_ok=True)
+    (run_dir / "config.yaml").write_text(_yaml(cfg.to_dict()))
+
+
+def train_rllib(
+    cfg: TrainConfig,
+    runs: Path = Path("runs"),
+    resume: bool = False,
+    progress: bool = True,
+    address: str | None = None,
+) -> dict[str, Any]:
+    """Run one RLlib training job; returns the report (also written to ``report.json``)."""
+    import torch
+    from ray.rllib.algorithms.algorithm import Algorithm
+
+    from parlour.train.report import print_report, write_report
+    from parlour.train.train import _learner_summary
+
+    run_dir = runs / cfg.name
+    _prepare(cfg, run_dir, resume)
+    torch.set_num_threads(1)  # several threads thrash on small shared machines
+    where = init_ray(address or cfg.rllib.address, cfg.rllib.num_cpus)
+    s = Session(cfg, run_dir, resume)
+    latest = (run_dir / "checkpoints" / "latest").resolve()
+    algo = Algorithm.from_checkpoint(str(latest)) if resume else algorithm_config(cfg).build_algo()
+    try:
+        _train_loop(algo, s, progress)
+        final_ckpt = (run_dir / "checkpoint").resolve()
+        algo.save_to_path(str(final_ckpt))
+        algo.save_to_path(str(latest))
+        s.save()
+    finally:
+        algo.stop()
+    steps_per_s = s.session_steps / max(s.train_time, MIN_DURATION_S)
+    print(f"training done: {s.steps} env steps, {steps_per_s:.0f} steps/s; final evaluation")
+    t_eval = time.perf_counter()
+    final = evaluate_checkpoint(
+        cfg, final_ckpt, cfg.eval.final_agents, cfg.eval.final_games, progress, 1
+    )
+    eval_time = time.perf_counter() - t_eval
+    summary = _learner_summary(final, cfg.game_spec)
+    s.history.append(
+        {
+            "timesteps": s.steps,
+            "wall_time_s": round(s.wall_time, 1),
+            "results": summary,
+            "final": True,
+        }
+    )
+    s.save()
+    report = {
+        "name": cfg.name,
+        "game": cfg.game_spec.name,
+        "players": cfg.players,
+        "game_options": cfg.game_options,
+        "backend": "rllib",
+        "ray_address": where,
+        "num_env_runners": cfg.rllib.num_env_runners,
+        "training_knocked_out_slots": s.knockouts,
+        "timesteps": s.steps,
+        "train_wall_time_s": round(s.wall_time, 1),
+        "train_steps_per_s": round(steps_per_s, 1),  # env steps/s of algo.train() calls
+        "final_eval_wall_time_s": round(eval_time, 1),
+        "model": str(run_dir / "checkpoint"),
+        "agent_spec": f"rllib:{run_dir / 'checkpoint'}",
+        "final": summary,
+        "final_tournaments": final,
+        "history": s.history,
+        "config": cfg.to_dict(),
+    }
+    write_report(report, run_dir, cfg.game_spec)
+    print_report(report, cfg.game_spec)
+    print(f"wrote {run_dir}/report.md, report.json, learning_curve.png, checkpoint/")
+    return report
