@@ -49,8 +49,8 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from parlour.train.run_folder import check_run_name
 from parlour.train.rllib.settings import RLlibSettings
+from parlour.train.run_folder import check_run_name
 
 if TYPE_CHECKING:
     from parlour.train.games import GameSpec
