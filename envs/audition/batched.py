@@ -130,6 +130,7 @@ class BatchedAudition:
         self.quartets = np.zeros((N, n), np.int64)
         self.moves = np.zeros(N, np.int64)
         self._static = np.zeros((N, OBS_SIZE), np.float32)  # the per-deal observation blocks
+        self._mask: np.ndarray | None = None  # the legal mask of the current state (a cache)
         self.reset()
 
     # -- dealing ----------------------------------------------------------------------------
@@ -137,7 +138,7 @@ class BatchedAudition:
     def reset(self, seeds: Sequence[int] | np.ndarray | None = None) -> None:
         """Deal every game (``seeds``: as ``audition_v0`` ``reset(seed=seeds[i])``)."""
         if seeds is None:
-            self._deal(self._ar)
+            self.deal(self._ar)
             return
         seeds = list(seeds)
         if len(seeds) != self.N:
@@ -160,8 +161,8 @@ class BatchedAudition:
             self.current[i] = st.current
         self._clear(idx)
 
-    def _deal(self, idx: np.ndarray) -> None:
-        """Deal the games ``idx`` from the engine's own generator (vectorized)."""
+    def deal(self, idx: np.ndarray) -> None:
+        """Deal the games ``idx`` again from the engine's own generator (vectorized)."""
         m = len(idx)
         if m == 0:
             return
@@ -190,6 +191,7 @@ class BatchedAudition:
 
     def _clear(self, idx: np.ndarray) -> None:
         """Everything but the deal back to the start of a game, for the games ``idx``."""
+        self._mask = None
         self.dpos[idx] = 0
         for a in (self.slots, self.size, self.slot_taken, self.coll, self.discard, self.taken):
             a[idx] = 0
@@ -226,7 +228,12 @@ class BatchedAudition:
         return self.dlen - self.dpos
 
     def legal_mask(self) -> np.ndarray:
-        """``(N, 27)`` bool: the legal actions of each game's player to act."""
+        """``(N, 27)`` bool: the legal actions of each game's player to act (a fresh array)."""
+        if self._mask is None:
+            self._mask = self._compute_mask()
+        return self._mask.copy()
+
+    def _compute_mask(self) -> np.ndarray:
         N, n = self.N, self.n
         mask = np.zeros((N, R.NUM_ACTIONS), bool)
         ph = self.phase
@@ -242,58 +249,72 @@ class BatchedAudition:
         mask[:, R.PASS] = (ph == R.PH_FINAL) | (ph == R.PH_TAKE_NOW) | (ph == R.PH_DISCARD_OWN)
         return mask
 
-    def observe(self, observers: np.ndarray | Sequence[int]) -> np.ndarray:
-        """``(N, 321)`` float32: game ``i`` as seat ``observers[i]`` sees it (the AEC env's)."""
-        N, n = self.N, self.n
-        ar = self._ar
-        obs = self._static.copy()
+    def observe(
+        self, observers: np.ndarray | Sequence[int], games: np.ndarray | None = None
+    ) -> np.ndarray:
+        """``(N, 321)`` float32: game ``i`` as seat ``observers[i]`` sees it (the AEC env's);
+        with ``games`` (indices) only those games, ``(len(games), 321)``."""
+        g = self._ar if games is None else np.asarray(games, np.int64)
+        N, n = len(g), self.n
+        ar = np.arange(N)
+        obs = self._static[g]
         me = np.asarray(observers, np.int64)
-        over = self.phase == R.PH_OVER
-        mine = (self.current == me) & ~over
-        obs[ar, _L["phase"].start + self.phase] = 1.0
-        obs[:, _L["in_final"].start] = self.in_final
-        drawer = np.flatnonzero(mine & (self.drawn > 0))
-        obs[drawer, _L["drawn_card"].start + self.drawn[drawer] - 1] = 1.0
-        ch = np.flatnonzero(mine & np.isin(self.phase, _CHOICE))
-        obs[ch, _L["pending_choice"]] = O._BY_13[self.choice[ch, 1:]]
+        if games is not None and me.shape == (self.N,):
+            me = me[g]
+        phase, cur, drawn = self.phase[g], self.current[g], self.drawn[g]
+        over = phase == R.PH_OVER
+        mine = (cur == me) & ~over
+        obs[ar, _L["phase"].start + phase] = 1.0
+        obs[:, _L["in_final"].start] = self.in_final[g]
+        drawer = np.flatnonzero(mine & (drawn > 0))
+        obs[drawer, _L["drawn_card"].start + drawn[drawer] - 1] = 1.0
+        ch = np.flatnonzero(mine & np.isin(phase, _CHOICE))
+        obs[ch, _L["pending_choice"]] = O._BY_13[self.choice[g[ch], 1:]]
         slots = obs[:, _L["slots"]].reshape(N, R.MAX_PLAYERS, _SLOT_F)
-        slots[:, :n, _SF["taken"]] = self.slot_taken
-        room = (_CAP[self.kinds] - self.size).astype(np.float64) * (1.0 / R.SLOT_CAPACITY)
+        slots[:, :n, _SF["taken"]] = self.slot_taken[g]
+        room = (_CAP[self.kinds[g]] - self.size[g]).astype(np.float64) * (1.0 / R.SLOT_CAPACITY)
         slots[:, :n, _SF["room"]] = room
-        slots[:, :n, _SF["musicians"]] = O._BY_4[self.slots[:, :, 1:]]
-        obs[:, _L["slots"]] = slots.reshape(N, -1)
+        slots[:, :n, _SF["musicians"]] = O._BY_4[self.slots[g, :, 1:]]
         # per-player rows in seat order, then rotated to the observer's order
         canon = np.zeros((N, n, _PLAYER_F), np.float32)
         canon[:, :, _PF["present"]] = 1.0
-        canon[:, :, _PF["acting"]] = (self._seats == self.current[:, None]) & ~over[:, None]
-        canon[:, :, _PF["taken"]] = self.taken
-        canon[:, :, _PF["score"]] = self.points / O.SCORE_SCALE
-        canon[:, :, _PF["collection"]] = O._BY_13[self.coll[:, :, 1:]]
-        canon[:, :, _PF["to_choose"]] = self.to_choose
-        canon[:, :, _PF["last_taker"]] = self._seats == self.last_taker[:, None]
+        canon[:, :, _PF["acting"]] = (self._seats == cur[:, None]) & ~over[:, None]
+        canon[:, :, _PF["taken"]] = self.taken[g]
+        canon[:, :, _PF["score"]] = self.points[g] / O.SCORE_SCALE
+        canon[:, :, _PF["collection"]] = O._BY_13[self.coll[g, :, 1:]]
+        canon[:, :, _PF["to_choose"]] = self.to_choose[g]
+        canon[:, :, _PF["last_taker"]] = self._seats == self.last_taker[g, None]
         order = (me[:, None] + self._seats) % n
         players = canon[ar[:, None], order]  # (N, n, 19)
         p0 = _L["players"].start
         obs[:, p0 : p0 + n * _PLAYER_F] = players.reshape(N, -1)
-        unseen = O._BY_13[self.unseen[:, 1:]]
-        col = self.drawn[drawer] - 1
+        unseen = O._BY_13[self.unseen[g, 1:]]
+        col = drawn[drawer] - 1
         unseen[drawer, col] = unseen[drawer, col] - _ONE_13
         obs[:, _L["unseen"]] = unseen
-        obs[:, _L["deck_size"].start] = self.deck_left() / O.MAX_CARDS
-        obs[:, _L["discard"]] = O._BY_13[self.discard[:, 1:]]
+        obs[:, _L["deck_size"].start] = (self.dlen[g] - self.dpos[g]) / O.MAX_CARDS
+        obs[:, _L["discard"]] = O._BY_13[self.discard[g, 1:]]
         return obs
 
     # -- transitions --------------------------------------------------------------------------
 
-    def step(self, actions: np.ndarray | Sequence[int]) -> StepResult:
-        """One decision in every game (see the module docstring)."""
+    def step(
+        self, actions: np.ndarray | Sequence[int], games: np.ndarray | None = None
+    ) -> StepResult:
+        """One decision in every game, or only in ``games`` (a bool mask or indices; the
+        other games' actions are ignored and nothing changes there)."""
         a = np.asarray(actions)
         if a.shape != (self.N,) or not np.issubdtype(a.dtype, np.integer):
             raise ValueError(f"actions must be {self.N} ints, got shape {a.shape} {a.dtype}")
-        a = a.astype(np.int64)
+        sel = np.ones(self.N, bool)
+        if games is not None:
+            sel = np.zeros(self.N, bool)
+            sel[games] = True
+        a = np.where(sel, a, 0).astype(np.int64)
         ok = (a >= 0) & (a < R.NUM_ACTIONS)
-        legal = self.legal_mask()
+        legal = self.legal_mask() if self._mask is None else self._mask
         ok[ok] = legal[self._ar[ok], a[ok]]
+        ok |= ~sel
         if not ok.all():
             i = int(np.flatnonzero(~ok)[0])
             raise R.IllegalActionError(
@@ -301,8 +322,9 @@ class BatchedAudition:
                 f"seat {int(self.current[i])} in phase {R.PHASES[int(self.phase[i])]!r}; "
                 f"legal: {[R.action_name(x) for x in np.flatnonzero(legal[i])]}"
             )
-        self.moves += 1
-        ph = self.phase.copy()
+        self.moves[sel] += 1
+        self._mask = None
+        ph = np.where(sel, self.phase, -1)
         turn = (ph == R.PH_TURN) | (ph == R.PH_FINAL)
         self._draw(np.flatnonzero(turn & (a == R.DRAW)))
         self._end_action(np.flatnonzero(turn & (a == R.PASS)))
@@ -315,7 +337,7 @@ class BatchedAudition:
         self.pending[np.flatnonzero(tn)] = -1
         self._take(tk, a[tk])
         self._choose(np.flatnonzero(np.isin(ph, _CHOICE)), a, ph)
-        return self._finish()
+        return self._finish(sel)
 
     def _draw(self, idx: np.ndarray) -> None:
         self.drawn[idx] = self.deck[idx, self.dpos[idx]]
@@ -442,10 +464,10 @@ class BatchedAudition:
         self.current[g] = self.last_taker[g]
         self.phase[g] = R.PH_TURN
 
-    def _finish(self) -> StepResult:
+    def _finish(self, sel: np.ndarray) -> StepResult:
         """Terminal rewards of the games that just ended, then their auto-reset."""
         N, n = self.N, self.n
-        done = self.phase == R.PH_OVER
+        done = (self.phase == R.PH_OVER) & sel
         rewards = np.zeros((N, n))
         scores = np.zeros((N, n), np.int64)
         quartets = np.zeros((N, n), np.int64)
@@ -453,13 +475,14 @@ class BatchedAudition:
         lengths = np.zeros(N, np.int64)
         d = np.flatnonzero(done)
         if len(d):
+            self._mask = None
             pts, q = self.points[d], self.quartets[d]
             key = pts * _TIE + q
             win = key == key.max(axis=1, keepdims=True)
             rewards[d] = self.terminal_rewards(pts, win)
             scores[d], quartets[d], winners[d], lengths[d] = pts, q, win, self.moves[d]
             if self.auto_reset:
-                self._deal(d)
+                self.deal(d)
         return StepResult(rewards, done, scores, quartets, winners, lengths)
 
     def terminal_rewards(self, points: np.ndarray, winners: np.ndarray) -> np.ndarray:

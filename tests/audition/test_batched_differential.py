@@ -97,7 +97,7 @@ def play_differential(config: tuple, seeds: list[int], rng_seed: int = 0) -> int
 @pytest.mark.parametrize("config", CONFIGS, ids=[str(c) for c in CONFIGS])
 def test_batched_equals_rules_sample(config: tuple) -> None:
     k = CONFIGS.index(config)
-    seeds = SEEDS["seeds"][k % 8 : k % 8 + 2]  # two recorded seeds per configuration
+    seeds = SEEDS["seeds"][k : k + 1]  # one recorded seed per configuration
     assert play_differential(config, seeds, rng_seed=k) >= len(seeds)
 
 
