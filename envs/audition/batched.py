@@ -45,7 +45,6 @@ from parlour.envs.audition import rules as R
 _NUM = R.MAX_NUMBER + 1  # per-number arrays have index 0 unused, like the rules engine
 #: winners: points first, then scoring quartets (``key = points * _TIE + quartets``)
 _TIE = R.MAX_NUMBER + 1
-_CHOICE = (R.PH_PASS_LEFT, R.PH_DISCARD_ONE, R.PH_DISCARD_OWN)
 _CAP = np.array(R._CAPACITY, np.int16)
 #: points of exactly ``c`` cards of one number, for every count a collection can reach
 PTS = np.array([R.count_points(c) for c in range(2 * R.MAX_NUMBER + 2)], np.int16)
@@ -74,6 +73,20 @@ class StepResult:
     winners: np.ndarray  # (N, n) bool
     lengths: np.ndarray  # (N,) decisions of the games that just ended (else 0)
 
+    @classmethod
+    def empty(cls, num_games: int, num_players: int) -> StepResult:
+        """A result in which no game ended."""
+        N, n = num_games, num_players
+        z = np.zeros((N, n), np.int64)
+        return cls(np.zeros((N, n)), np.zeros(N, bool), z, z.copy(), z.astype(bool), z[:, 0] * 0)
+
+    def merge(self, later: StepResult) -> None:
+        """Add the games that ended in ``later`` (a later step of the same batch)."""
+        d = later.done
+        for name in ("rewards", "scores", "quartets", "winners", "lengths"):
+            getattr(self, name)[d] = getattr(later, name)[d]
+        self.done |= d
+
 
 class BatchedAudition:
     """``num_games`` Audition games of one configuration as arrays (module docstring)."""
@@ -90,7 +103,9 @@ class BatchedAudition:
     ) -> None:
         if isinstance(num_games, bool) or not isinstance(num_games, int) or num_games < 1:
             raise ValueError(f"num_games must be an int >= 1, got {num_games!r}")
-        self.config = R.AuditionConfig(num_players, tuple(action_cards) if isinstance(action_cards, list) else action_cards, uncertain_counts)  # fmt: skip
+        if isinstance(action_cards, list):
+            action_cards = tuple(action_cards)
+        self.config = R.AuditionConfig(num_players, action_cards, uncertain_counts)
         if reward_mode not in ("win", "score"):
             raise ValueError(f"reward_mode must be one of ['win', 'score'], got {reward_mode!r}")
         self.reward_mode = reward_mode
@@ -268,7 +283,7 @@ class BatchedAudition:
         obs[:, _L["in_final"].start] = self.in_final[g]
         drawer = np.flatnonzero(mine & (drawn > 0))
         obs[drawer, _L["drawn_card"].start + drawn[drawer] - 1] = 1.0
-        ch = np.flatnonzero(mine & np.isin(phase, _CHOICE))
+        ch = np.flatnonzero(mine & (phase >= R.PH_PASS_LEFT) & (phase <= R.PH_DISCARD_OWN))
         obs[ch, _L["pending_choice"]] = O._BY_13[self.choice[g[ch], 1:]]
         slots = obs[:, _L["slots"]].reshape(N, R.MAX_PLAYERS, _SLOT_F)
         slots[:, :n, _SF["taken"]] = self.slot_taken[g]
@@ -336,26 +351,34 @@ class BatchedAudition:
         tk = np.flatnonzero(tn & (a != R.PASS))
         self.pending[np.flatnonzero(tn)] = -1
         self._take(tk, a[tk])
-        self._choose(np.flatnonzero(np.isin(ph, _CHOICE)), a, ph)
+        self._choose(np.flatnonzero((ph >= R.PH_PASS_LEFT) & (ph <= R.PH_DISCARD_OWN)), a, ph)
         return self._finish(sel)
 
     def _draw(self, idx: np.ndarray) -> None:
+        if len(idx) == 0:
+            return
         self.drawn[idx] = self.deck[idx, self.dpos[idx]]
         self.dpos[idx] += 1
         self._mark_empty(idx)
         self.phase[idx] = R.PH_PLACE
 
     def _mark_empty(self, idx: np.ndarray) -> None:
+        if len(idx) == 0:
+            return
         e = idx[self.dpos[idx] >= self.dlen[idx]]
         self.deck_emptied[e] = True
         self.emptied_by[e] = self.current[e]
 
     def _rescore(self, idx: np.ndarray, seats: np.ndarray) -> None:
+        if len(idx) == 0:
+            return
         c = self.coll[idx, seats]
         self.points[idx, seats] = PTS[c].sum(axis=1)
         self.quartets[idx, seats] = QUARTET[c].sum(axis=1)
 
     def _place(self, idx: np.ndarray, a: np.ndarray) -> None:
+        if len(idx) == 0:
+            return
         s = a[idx] - R.PLACE_0
         d = self.drawn[idx]
         self.slots[idx, s, d] += 1
@@ -368,6 +391,8 @@ class BatchedAudition:
         self._end_action(idx[~now])
 
     def _choose(self, idx: np.ndarray, a: np.ndarray, ph: np.ndarray) -> None:
+        if len(idx) == 0:
+            return
         act = a[idx]
         p = self.current[idx]
         give = act != R.PASS
@@ -454,6 +479,8 @@ class BatchedAudition:
         self.phase[idx[~left]] = R.PH_OVER
 
     def _new_round(self, idx: np.ndarray) -> None:
+        if len(idx) == 0:
+            return
         out = self.dpos[idx] >= self.dlen[idx]
         self.phase[idx[out]] = R.PH_OVER
         g = idx[~out]

@@ -114,7 +114,10 @@ def test_illegal_action_raises_and_changes_nothing() -> None:
     actions = np.array([R.DRAW, R.DRAW, R.PASS])  # PASS is not legal in the first turn
     with pytest.raises(R.IllegalActionError, match="game 2"):
         eng.step(actions)
-    assert all(np.array_equal(x, y) for x, y in zip(before, (eng.phase, eng.current, eng.dpos)))
+    assert all(
+        np.array_equal(x, y)
+        for x, y in zip(before, (eng.phase, eng.current, eng.dpos), strict=True)
+    )
     with pytest.raises(ValueError, match="actions must be 3 ints"):
         eng.step(np.zeros(2, np.int64))
     with pytest.raises(ValueError, match="num_games"):
