@@ -81,10 +81,11 @@ class CasePool:
         if background:
             ctx = mp.get_context("spawn")
             self._queue = ctx.Queue(maxsize=prefetch)
-            self._proc = ctx.Process(
+            proc = ctx.Process(
                 target=_produce, args=(level, deck_size, seed, self._queue), daemon=True
             )
-            self._proc.start()
+            proc.start()
+            self._proc = proc
         else:
             self._stream = case_stream(level, deck_size, seed)
 
@@ -105,4 +106,15 @@ class CasePool:
             self._proc = None
 
     def __del__(self) -> None:
-        self.close()
+        if getattr(self, "_proc", None) is not None:
+            self.close()
+
+
+def guests_reset_source(env_options: dict[str, Any], seed: int) -> Any:
+    """The Awkward Guests ``GameSpec.reset_source``: ``{"case": next prefetched case}`` per
+    reset, from a :class:`CasePool` seeded with ``seed`` (``None`` unless the env generates
+    its cases: a fixed pool of classic or file cases needs no generation)."""
+    if env_options.get("cases", "generated") != "generated":
+        return None
+    pool = CasePool(env_options.get("level", "easy"), env_options.get("deck_size", 70), seed)
+    return lambda: {"case": pool.next()}

@@ -112,7 +112,7 @@ def _make_env(spec: GameSpec, cfg_dict: dict[str, Any]) -> Any:
         snapshot_weight=o["snapshot_weight"],
         max_snapshots=o["max_snapshots"],
     )
-    env = SingleSeatEnv(spec, cfg_dict["players"], cfg_dict["game_options"], pool)
+    env = SingleSeatEnv(spec, cfg_dict["players"], cfg_dict["game_options"], pool, prefetch=True)
     return Monitor(env, info_keywords=("is_success",))
 
 
