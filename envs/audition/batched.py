@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -269,10 +270,10 @@ class BatchedAudition:
     ) -> np.ndarray:
         """``(N, 321)`` float32: game ``i`` as seat ``observers[i]`` sees it (the AEC env's);
         with ``games`` (indices) only those games, ``(len(games), 321)``."""
-        g = self._ar if games is None else np.asarray(games, np.int64)
-        N, n = len(g), self.n
+        g: Any = slice(None) if games is None else np.asarray(games, np.int64)
+        N, n = (self.N if games is None else len(g)), self.n
         ar = np.arange(N)
-        obs = self._static[g]
+        obs = self._static.copy() if games is None else self._static[g]
         me = np.asarray(observers, np.int64)
         if games is not None and me.shape == (self.N,):
             me = me[g]
@@ -284,7 +285,8 @@ class BatchedAudition:
         drawer = np.flatnonzero(mine & (drawn > 0))
         obs[drawer, _L["drawn_card"].start + drawn[drawer] - 1] = 1.0
         ch = np.flatnonzero(mine & (phase >= R.PH_PASS_LEFT) & (phase <= R.PH_DISCARD_OWN))
-        obs[ch, _L["pending_choice"]] = O._BY_13[self.choice[g[ch], 1:]]
+        rows = ch if games is None else g[ch]
+        obs[ch, _L["pending_choice"]] = O._BY_13[self.choice[rows, 1:]]
         slots = obs[:, _L["slots"]].reshape(N, R.MAX_PLAYERS, _SLOT_F)
         slots[:, :n, _SF["taken"]] = self.slot_taken[g]
         room = (_CAP[self.kinds[g]] - self.size[g]).astype(np.float64) * (1.0 / R.SLOT_CAPACITY)
