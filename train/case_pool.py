@@ -3,13 +3,13 @@ critical path of training).
 
 A generated case costs 12–17 ms (easy) and more at higher levels, while a 1–2-player game lasts
 17–40 steps, so resets dominate Awkward Guests training. :class:`CasePool` generates the cases
-ahead of time in a background process and hands them out in a fixed order:
+ahead of time in a background thread and hands them out in a fixed order:
 
 | property | how |
 |---|---|
 | seeded, reproducible | the case seeds are drawn from ``np.random.default_rng(seed)``; cases are generated and handed out in that order, whatever the timing |
 | unique per run | a case whose content (``Case.to_json()``) was already handed out is skipped (and so is a repeated case seed) |
-| off the critical path | a ``spawn`` process fills a queue of ``prefetch`` cases while the trainer plays; ``background=False`` generates in the caller instead (the same cases) |
+| off the critical path | a background thread fills a queue of ``prefetch`` cases; it runs while the env's process would otherwise wait (a ``SubprocVecEnv`` worker during the PPO update, the trainer inside torch, which releases the GIL); ``background=False`` generates in the caller instead (the same cases) |
 
 ```python
 pool = CasePool("easy", seed=0)
@@ -21,7 +21,8 @@ pool.close()
 from __future__ import annotations
 
 import json
-import multiprocessing as mp
+import queue
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -31,6 +32,8 @@ import numpy as np
 CASE_SEED_BOUND = 2**31 - 1
 #: cases kept ready by default
 DEFAULT_PREFETCH = 64
+#: how often (s) a producer waiting on a full queue checks whether the pool was closed
+STOP_POLL_S = 0.5
 
 
 def case_stream(level: str, deck_size: int, seed: int) -> Iterator[tuple[int, Any]]:
@@ -53,9 +56,16 @@ def case_stream(level: str, deck_size: int, seed: int) -> Iterator[tuple[int, An
         yield s, case
 
 
-def _produce(level: str, deck_size: int, seed: int, queue: Any) -> None:
-    for item in case_stream(level, deck_size, seed):
-        queue.put(item)  # blocks while the queue is full
+def _produce(stream: Iterator[tuple[int, Any]], out: queue.Queue, stop: threading.Event) -> None:
+    for item in stream:
+        while not stop.is_set():
+            try:
+                out.put(item, timeout=STOP_POLL_S)  # waits while the queue is full
+                break
+            except queue.Full:
+                continue
+        if stop.is_set():
+            return
 
 
 class CasePool:
@@ -76,22 +86,19 @@ class CasePool:
             raise ValueError(f"prefetch must be an int >= 1, got {prefetch!r}")
         self.level, self.deck_size, self.seed = level, deck_size, seed
         self.served: list[int] = []  # the case seeds handed out so far
-        self._proc: Any = None
-        self._stream: Iterator[tuple[int, Any]] | None = None
+        self._stream = case_stream(level, deck_size, seed)
+        self._thread: threading.Thread | None = None
         if background:
-            ctx = mp.get_context("spawn")
-            self._queue = ctx.Queue(maxsize=prefetch)
-            proc = ctx.Process(
-                target=_produce, args=(level, deck_size, seed, self._queue), daemon=True
+            self._queue: queue.Queue = queue.Queue(maxsize=prefetch)
+            self._stop = threading.Event()
+            self._thread = threading.Thread(
+                target=_produce, args=(self._stream, self._queue, self._stop), daemon=True
             )
-            proc.start()
-            self._proc = proc
-        else:
-            self._stream = case_stream(level, deck_size, seed)
+            self._thread.start()
 
     def next(self) -> Any:
-        """The next case (blocks only if the background process has not generated it yet)."""
-        if self._stream is not None:
+        """The next case (blocks only if the background thread has not generated it yet)."""
+        if self._thread is None:
             s, case = next(self._stream)
         else:
             s, case = self._queue.get()
@@ -99,21 +106,21 @@ class CasePool:
         return case
 
     def close(self) -> None:
-        """Stop the background process (the pool hands out no more cases)."""
-        if self._proc is not None:
-            self._proc.terminate()
-            self._proc.join()
-            self._proc = None
+        """Stop the background thread (the pool hands out no more cases)."""
+        if self._thread is not None:
+            self._stop.set()
+            self._thread.join()
+            self._thread = None
 
     def __del__(self) -> None:
-        if getattr(self, "_proc", None) is not None:
+        if getattr(self, "_thread", None) is not None:
             self.close()
 
 
 def guests_reset_source(env_options: dict[str, Any], seed: int) -> Any:
     """The Awkward Guests ``GameSpec.reset_source``: ``{"case": next prefetched case}`` per
-    reset, from a :class:`CasePool` seeded with ``seed`` (``None`` unless the env generates
-    its cases: a fixed pool of classic or file cases needs no generation)."""
+    reset, from a background :class:`CasePool` seeded with ``seed`` (``None`` unless the env
+    generates its cases: a fixed pool of classic or file cases needs no generation)."""
     if env_options.get("cases", "generated") != "generated":
         return None
     pool = CasePool(env_options.get("level", "easy"), env_options.get("deck_size", 70), seed)

@@ -17,7 +17,7 @@ def _keys(cases):
 def test_pool_is_reproducible_unique_and_the_same_in_the_background():
     a = CasePool("easy", seed=3, background=False)
     first = [a.next() for _ in range(12)]
-    b = CasePool("easy", seed=3, prefetch=4)  # a background process, the same order
+    b = CasePool("easy", seed=3, prefetch=4)  # a background thread, the same order
     try:
         second = [b.next() for _ in range(12)]
     finally:
@@ -52,3 +52,27 @@ def test_bad_settings_raise():
         CasePool("impossible", background=False)
     with pytest.raises(ValueError, match="prefetch"):
         CasePool("easy", prefetch=0, background=False)
+
+
+def test_training_envs_prefetch_cases_also_in_subprocess_workers():
+    import numpy as np
+
+    from parlour.train.config import config_from_dict
+    from parlour.train.train import make_vec_env
+
+    cfg = config_from_dict(
+        {"name": "t", "game": "guests", "players": 2, "n_envs": 2, "vec_env": "subproc"}
+    )
+    venv = make_vec_env(cfg)  # SubprocVecEnv: daemonic workers, each with its pool thread
+    try:
+        venv.seed(0)
+        venv.reset()
+        rng = np.random.default_rng(0)
+        for _ in range(30):
+            masks = np.stack(venv.env_method("action_masks"))
+            venv.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
+        prepared = venv.env_method("_reset_source")  # each worker's next prefetched case
+        assert all(set(p) == {"case"} for p in prepared)
+        assert prepared[0]["case"].to_json() != prepared[1]["case"].to_json()
+    finally:
+        venv.close()
