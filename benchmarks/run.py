@@ -3,6 +3,7 @@
 | section | ours | peer (same run) | target |
 |---|---|---|---|
 | AEC steps/s, masked random play through ``env()`` | ``audition_v1`` 2/4/6p ± variants; ``awkward_guests_v1`` 1/2/4/8p easy/expert, also with the ``reset()`` time left out ("resets excluded") | ``tictactoe_v3`` (Audition), ``hanabi_v5`` (Awkward Guests; also resets excluded); ``connect_four_v3``, ``leduc_holdem_v4``, ``texas_holdem_v4`` listed | ≥ 2× tictactoe; ≥ hanabi |
+| batched steps/s (masks + observations, batch 4,096) | :mod:`parlour.benchmarks.batched_throughput` | ``audition_v1`` AEC env, OpenSpiel C++ ``kuhn_poker`` | ≥ 10× the AEC env, ≥ 2× ``kuhn_poker`` |
 | engine steps/s (legal actions + apply) | Audition engine | OpenSpiel ``python_kuhn_poker``, ``python_liars_poker`` (C++ ``kuhn_poker``, ``leduc_poker`` listed) | ≥ the Python games |
 | Awkward Guests case engine | generation per level (median/p95), add one card, solve 70 cards, ``reset()`` | — | < 50 ms, < 1 ms, < 50 ms |
 | training steps/s | MaskablePPO on Audition 2p | MaskablePPO on ``connect_four_v3``, same settings | ≥ connect four |
@@ -12,7 +13,7 @@ Every rate is the median of ``repeats`` interleaved timed blocks (so machine noi
 the peers alike); each figure records its steps and repeats. The peers come from the ``bench``
 extra (``pip install -e .[bench]``); a missing peer is reported and its ratios left null.
 
-``parlour bench [--quick] [--json PATH] [--steps N] [--repeats R] [--sections aec,engine,guests,train,memory]``
+``parlour bench [--quick] [--json PATH] [--steps N] [--repeats R] [--sections aec,engine,batched,guests,train,memory]``
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from typing import Any
 from parlour.train.cli import positive_int
 
 HELP = "measure throughput against PettingZoo / OpenSpiel peers (not part of make test)"
-SECTIONS = ("aec", "engine", "guests", "train", "memory")
+SECTIONS = ("aec", "engine", "batched", "guests", "train", "memory")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -247,6 +248,10 @@ def run(args: argparse.Namespace) -> int:
         figures += aec_figures(steps, repeats)
     if "engine" in sections:
         figures += engine_figures(steps * 5, repeats)
+    if "batched" in sections:
+        from parlour.benchmarks import batched_throughput
+
+        figures += batched_throughput.figures(steps, repeats, _figure, _interleaved)
     if "guests" in sections:
         figures += guests_figures(args.quick)
     if "train" in sections:

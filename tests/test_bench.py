@@ -83,3 +83,12 @@ def test_parlour_bench_writes_json(tmp_path, capsys):
     _check(data["figures"])
     assert "ratio" in capsys.readouterr().out
     assert main(["bench", "--sections", "nope"]) == 2
+
+
+def test_batched_figures_pair_the_batched_engine_with_the_aec_env():
+    from parlour.benchmarks import batched_throughput as B
+
+    figs = B.figures(200, 1, bench._figure, bench._interleaved)
+    _check(figs)
+    assert figs[0]["peer"] == B.AEC_PEER and figs[0]["value"] > 0
+    assert B.batched_rate(2 * 64, batch=64) > 0

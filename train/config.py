@@ -18,7 +18,7 @@ agent specs and the game options against it.
 | ``seed`` | int | 0 | seeds SB3/torch, the envs and the evaluations |
 | ``total_timesteps`` | int | 200000 | learner steps |
 | ``n_envs`` | int | 2 | parallel envs |
-| ``vec_env`` | ``subproc`` / ``dummy`` | ``subproc`` | ``SubprocVecEnv`` (one process per env) or in-process |
+| ``vec_env`` | ``subproc`` / ``dummy`` / ``batched`` | ``subproc`` | ``SubprocVecEnv`` (one process per env), in-process, or the game's batched env (``n_envs`` games as arrays; ``GameSpec.batched_vec_env``, falling back to ``subproc``) |
 | ``opponents.baselines`` | mapping spec → weight | ``{random: 1}`` | baseline opponents and their weights |
 | ``opponents.snapshot_every`` | int | 0 | learner steps between snapshots added to the pool (0: no self-play) |
 | ``opponents.snapshot_weight`` | float | 0.5 | probability that an opponent seat is a snapshot (once one exists) |
@@ -60,6 +60,8 @@ CONFIG_PACKAGE = "parlour.configs"
 CONFIG_SUFFIX = ".yaml"
 #: the trainers of ``backend:``
 BACKENDS = ("sb3", "rllib")
+#: the allowed ``vec_env`` values
+VEC_ENVS = ("subproc", "dummy", "batched")
 
 
 class ConfigError(ValueError):
@@ -270,7 +272,7 @@ def _validate(cfg: TrainConfig) -> None:
         raise ConfigError(str(exc)) from None
     need(cfg.total_timesteps > 0, "total_timesteps: must be > 0")
     need(cfg.n_envs >= 1, "n_envs: must be >= 1")
-    need(cfg.vec_env in ("subproc", "dummy"), f"vec_env: subproc or dummy, got {cfg.vec_env!r}")
+    need(cfg.vec_env in VEC_ENVS, f"vec_env: one of {', '.join(VEC_ENVS)}, got {cfg.vec_env!r}")
     need(cfg.checkpoint_every > 0, "checkpoint_every: must be > 0")
     need(
         cfg.init_from is None or cfg.init_from.endswith(".zip"),

@@ -36,7 +36,10 @@ The game's statistics come from the env's ``results()`` at the end of each game:
 :attr:`GameRecord.seat_stats`); a game without statistics (Audition) gets none of these keys.
 
 Games run in parallel over ``workers`` processes (default: one per core) with a progress bar;
-``workers=1`` plays in this process. Results are identical for any worker count.
+``workers=1`` plays in this process. Results are identical for any worker count. A game with a
+``batched_tournament`` hook (Audition: :mod:`parlour.train.batched_eval`) plays all games at once
+in this process instead when its agents allow (the same records; set ``PARLOUR_NO_BATCHED_EVAL=1``
+to force the per-game path).
 """
 
 from __future__ import annotations
@@ -59,6 +62,8 @@ if TYPE_CHECKING:
     from parlour.train.games import GameSpec
 
 Z95 = 1.959963984540054
+#: set this environment variable to play every game per game (no ``batched_tournament`` hook)
+NO_BATCH_ENV = "PARLOUR_NO_BATCHED_EVAL"
 
 
 def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
@@ -363,7 +368,11 @@ def run_tournament(
     _init_worker(*init)  # here first: bad settings raise now, not in (respawning) pool workers
     bar = _progress(len(jobs), desc, progress)
     records: list[GameRecord] = []
-    if workers <= 1:
+    batched = _play_batched(game, players, specs, jobs, seed, game_options)
+    if batched is not None:  # the game's batched path: the same records, one process
+        records, workers = batched, 1
+        bar.update(len(jobs))
+    elif workers <= 1:
         for job in jobs:
             records.append(_play(job))
             bar.update(1)
@@ -384,6 +393,17 @@ def run_tournament(
         wall_time_s=round(time.perf_counter() - t0, 2),
     )
     return result
+
+
+def _play_batched(
+    game: GameSpec, players: int, specs: list[str], jobs: list, seed: int, options: dict
+) -> list[GameRecord] | None:
+    """The records from the game's ``batched_tournament`` hook (None: none, or it declines)."""
+    if game.batched_tournament is None or os.environ.get(NO_BATCH_ENV):
+        return None
+    from parlour.train.games import load_object
+
+    return load_object(game.batched_tournament)(players, specs, jobs, seed, options)
 
 
 def _progress(total: int, desc: str, enabled: bool):

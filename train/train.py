@@ -16,7 +16,10 @@ What a run does (config keys in :mod:`parlour.train.config`):
 
 1. ``n_envs`` copies of :class:`~parlour.train.single_seat.SingleSeatEnv` (learner seat random per
    episode, opponents from the :class:`~parlour.train.opponents.OpponentPool`) in a ``SubprocVecEnv``
-   (``vec_env: dummy`` runs them in-process), each wrapped in SB3's ``Monitor``.
+   (``vec_env: dummy`` runs them in-process), each wrapped in SB3's ``Monitor``; with
+   ``vec_env: batched`` the game's batched env (``GameSpec.batched_vec_env``: Audition's
+   :mod:`parlour.train.batched_selfplay`, ``n_envs`` games in one process) when it supports the
+   config, else the ``SubprocVecEnv``.
 2. ``MaskablePPO`` (sb3-contrib) learns for ``total_timesteps`` learner steps, with a progress
    bar; SB3's logger writes TensorBoard events and ``progress.csv`` to ``runs/<name>/logs/``
    (a resumed session to ``logs/resume_<steps>/``).
@@ -155,12 +158,20 @@ def _make_env(spec: GameSpec, cfg_dict: dict[str, Any]) -> Any:
         snapshot_weight=o["snapshot_weight"],
         max_snapshots=o["max_snapshots"],
     )
-    env = SingleSeatEnv(spec, cfg_dict["players"], cfg_dict["game_options"], pool)
+    env = SingleSeatEnv(spec, cfg_dict["players"], cfg_dict["game_options"], pool, prefetch=True)
     return Monitor(env, info_keywords=("is_success",))
 
 
 def make_vec_env(cfg: TrainConfig) -> Any:
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
+
+    from parlour.train.games import load_object
+
+    hook = cfg.game_spec.batched_vec_env
+    if cfg.vec_env == "batched" and hook is not None:  # (None from the hook: per-game envs)
+        vec_env = load_object(hook)(cfg)
+        if vec_env is not None:
+            return vec_env
 
     fns = [partial(_make_env, cfg.game_spec, cfg.to_dict()) for _ in range(cfg.n_envs)]
     if cfg.vec_env == "subproc" and cfg.n_envs > 1:

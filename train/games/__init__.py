@@ -58,6 +58,9 @@ module-level functions or classes.
 | ``agents`` | the plug-in's own scripted agents: spec name → ``"module:builder(spec, seed, **options) -> Agent"`` (:func:`parlour.agents.factory.make_agent`) |
 | ``stats`` | :class:`Statistics`: the game's own numbers in tournaments, training logs and reports, and their table columns |
 | ``play_ui`` | the ``parlour play`` UI class (:class:`parlour.train.play.PlayUI`); ``None``: not playable in the terminal |
+| ``batched_vec_env`` | ``"module:function(cfg) -> VecEnv | None"``: the game's batched self-play training env (``vec_env: batched`` in a config); ``None`` from the function (or no hook): the per-game envs are used |
+| ``reset_source`` | ``"module:function(env_options, seed) -> (() -> dict) | None"``: reset options prepared ahead of time for training (Awkward Guests: prefetched cases, :mod:`parlour.train.case_pool`); used by the training envs (``SingleSeatEnv(prefetch=True)``) |
+| ``batched_tournament`` | ``"module:function(...) -> list[GameRecord] | None"``: plays tournament games in batch (same records as the per-game path on the same deals); ``None``: the per-game path |
 
 Methods the generic code calls: :meth:`GameSpec.factory`, :meth:`~GameSpec.extractor`,
 :meth:`~GameSpec.policy_class`, :meth:`~GameSpec.shaper`, :meth:`~GameSpec.evaluation_options`,
@@ -185,6 +188,13 @@ class GameSpec:
     stats: Statistics = field(default_factory=Statistics)
     #: the ``parlour play`` UI (a :class:`parlour.train.play.PlayUI` subclass), None: not playable
     play_ui: type[PlayUI] | None = None
+    #: "module:function(env_options, seed) -> (() -> dict) | None": training reset options
+    reset_source: str | None = None
+    #: "module:function(cfg) -> VecEnv | None": batched self-play training (None: per-game envs)
+    batched_vec_env: str | None = None
+    #: "module:function(players, specs, jobs, seed, game_options) -> records | None": batched
+    #: tournament games (None, or the function returning None: the per-game path)
+    batched_tournament: str | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not _NAME.fullmatch(self.name):

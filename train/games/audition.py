@@ -183,5 +183,7 @@ SPEC = register_game(
         ),
         hidden_redeal="parlour.envs.audition.hidden:redeal",
         play_ui=AuditionUI,
+        batched_vec_env="parlour.train.batched_selfplay:make_batched_vec_env",
+        batched_tournament="parlour.train.batched_eval:play_batched",
     )
 )

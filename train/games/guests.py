@@ -533,5 +533,6 @@ SPEC = register_game(
         hidden_redeal="parlour.envs.awkward_guests.hidden:redeal",
         stats=GUESTS_STATISTICS,
         play_ui=GuestsUI,
+        reset_source="parlour.train.case_pool:guests_reset_source",
     )
 )

@@ -1,0 +1,49 @@
+"""Tournaments on the batched engine give the per-game path's results on the same deals."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from parlour.train.tournament import NO_BATCH_ENV, run_tournament
+
+MODEL = Path(__file__).parents[1] / "data" / "legacy_audition_model.zip"
+
+
+@pytest.mark.parametrize(
+    "players,specs,options",
+    [
+        (2, ["random", "audition.greedy"], {}),
+        (3, [f"ppo:{MODEL}", "random"], {"action_cards": 2}),
+        (2, [f"ppo:{MODEL}:sample", "audition.greedy", "random"], {"uncertain_counts": True}),
+    ],
+)
+def test_batched_tournament_equals_per_game(monkeypatch, players, specs, options):
+    games = 48 if specs[0] == "random" else 18  # (the per-game ppo path is the slow one)
+
+    def play():
+        r = run_tournament(
+            "audition",
+            players,
+            specs,
+            games,
+            seed=11,
+            game_options=options,
+            workers=1,
+            progress=False,
+        )
+        r.pop("wall_time_s"), r.pop("workers")
+        return r
+
+    batched = play()
+    monkeypatch.setenv(NO_BATCH_ENV, "1")
+    assert play() == batched
+    assert batched["games"] >= games
+
+
+def test_unbatchable_agents_fall_back_to_the_per_game_path():
+    r = run_tournament(
+        "audition", 2, ["audition.expert:sims=2", "random"], 2, workers=1, progress=False
+    )
+    assert r["games"] == 2

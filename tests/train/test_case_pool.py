@@ -1,0 +1,78 @@
+"""The Awkward Guests case pool: reproducible from its seed, no case repeated, prefetched."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from parlour.envs.awkward_guests.env import raw_env
+from parlour.train.case_pool import CasePool, case_stream
+
+
+def _keys(cases):
+    return [json.dumps(c.to_json(), sort_keys=True) for c in cases]
+
+
+def test_pool_is_reproducible_unique_and_the_same_in_the_background():
+    a = CasePool("easy", seed=3, background=False)
+    first = [a.next() for _ in range(12)]
+    b = CasePool("easy", seed=3, prefetch=4)  # a background thread, the same order
+    try:
+        second = [b.next() for _ in range(12)]
+    finally:
+        b.close()
+    assert _keys(first) == _keys(second) and a.served == b.served
+    assert len(set(_keys(first))) == 12 and len(set(a.served)) == 12
+    other = CasePool("easy", seed=4, background=False)
+    assert _keys([other.next() for _ in range(3)]) != _keys(first[:3])
+
+
+def test_pool_cases_play_in_the_env():
+    pool = CasePool("easy", seed=0, background=False)
+    env = raw_env(num_players=2)
+    for k in range(3):
+        case = pool.next()
+        env.reset(seed=k, options={"case": case})
+        assert env.game.case is case or env.game.case == case
+
+
+def test_stream_skips_repeated_contents(monkeypatch):
+    import parlour.envs.awkward_guests.case.generator as gen
+
+    real = gen.generate_case
+    monkeypatch.setattr(gen, "generate_case", lambda level, s, d: real(level, s % 2, d))
+    stream = case_stream("easy", 70, 0)
+    got = [next(stream) for _ in range(2)]  # only two distinct contents exist now
+    assert {s % 2 for s, _ in got} == {0, 1}
+
+
+def test_bad_settings_raise():
+    with pytest.raises(ValueError, match="level"):
+        CasePool("impossible", background=False)
+    with pytest.raises(ValueError, match="prefetch"):
+        CasePool("easy", prefetch=0, background=False)
+
+
+def test_training_envs_prefetch_cases_also_in_subprocess_workers():
+    import numpy as np
+
+    from parlour.train.config import config_from_dict
+    from parlour.train.train import make_vec_env
+
+    cfg = config_from_dict(
+        {"name": "t", "game": "guests", "players": 2, "n_envs": 2, "vec_env": "subproc"}
+    )
+    venv = make_vec_env(cfg)  # SubprocVecEnv: daemonic workers, each with its pool thread
+    try:
+        venv.seed(0)
+        venv.reset()
+        rng = np.random.default_rng(0)
+        for _ in range(30):
+            masks = np.stack(venv.env_method("action_masks"))
+            venv.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
+        prepared = venv.env_method("_reset_source")  # each worker's next prefetched case
+        assert all(set(p) == {"case"} for p in prepared)
+        assert prepared[0]["case"].to_json() != prepared[1]["case"].to_json()
+    finally:
+        venv.close()

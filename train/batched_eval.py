@@ -1,0 +1,128 @@
+"""Tournament games of Audition played in batch (the ``GameSpec.batched_tournament`` hook).
+
+:func:`play_batched` plays the jobs of :func:`parlour.train.tournament.run_tournament` — deal
+``d`` dealt as ``reset(seed=seed + d)``, a seat → agent-kind arrangement — all at once on the
+batched engine (:mod:`parlour.envs.audition.batched`), and returns the same
+:class:`~parlour.train.tournament.GameRecord` list as the per-game path, decision for decision:
+
+| agent spec | decided how | equal to the per-game agent because |
+|---|---|---|
+| ``random`` | per game, from a generator seeded like the per-game agent's (``SeedSequence([seed, deal, seat, kind])``) | the same draws from the same generators |
+| ``audition.greedy`` | vectorized (:func:`~parlour.agents.audition_batched.greedy_actions`) | the same decisions (tested against the scalar one) |
+| ``ppo:PATH`` | one forward pass per kind and step over the games where it is to move, argmax of the masked logits | the same network on the same observations |
+| ``ppo:PATH:sample`` | batched logits, then a draw per game from its seeded generator | as above |
+
+Any other spec (``audition.expert``) returns ``None``: the tournament plays per game.
+``tests/train/test_batched_eval.py`` checks the equality against the per-game path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from parlour.agents.audition_batched import greedy_actions, policy_logits
+from parlour.envs.audition import rules as R
+from parlour.envs.audition.batched import BatchedAudition, StepResult
+
+#: games stepped together (bigger tournaments are played in chunks of this many)
+CHUNK = 4096
+
+
+def _kind_player(spec: str) -> tuple[str, Any] | None:
+    if spec in ("random", "audition.greedy"):
+        return spec, None
+    if spec.startswith("ppo:"):
+        from parlour.agents.ppo import load_policy
+
+        path, sample = spec[len("ppo:") :], False
+        if path.endswith(":sample"):
+            path, sample = path[: -len(":sample")], True
+        return ("ppo_sample" if sample else "ppo"), load_policy(path)
+    return None
+
+
+def play_batched(
+    players: int,
+    specs: Sequence[str],
+    jobs: Sequence[tuple[int, tuple[int, ...]]],
+    seed: int,
+    game_options: dict[str, Any],
+) -> list[Any] | None:
+    """The records of ``jobs`` (``(deal, kinds)``), or ``None`` if a spec cannot play batched."""
+    kinds = [_kind_player(s) for s in specs]
+    if any(k is None for k in kinds):
+        return None
+    records = []
+    for start in range(0, len(jobs), CHUNK):
+        records += _play_chunk(players, kinds, jobs[start : start + CHUNK], seed, game_options)
+    return records
+
+
+def _play_chunk(
+    players: int,
+    kinds: list[Any],
+    jobs: Sequence[tuple[int, tuple[int, ...]]],
+    seed: int,
+    game_options: dict[str, Any],
+) -> list[Any]:
+    from parlour.train.tournament import GameRecord
+
+    N = len(jobs)
+    eng = BatchedAudition(N, players, auto_reset=False, **game_options)
+    eng.reset([seed + deal for deal, _ in jobs])
+    seat_kind = np.array([k for _, k in jobs], np.int64)  # (N, players)
+    rngs = {
+        (i, s): np.random.default_rng(
+            int(np.random.SeedSequence([seed, deal, s, k]).generate_state(1)[0])
+        )
+        for i, (deal, ks) in enumerate(jobs)
+        for s, k in enumerate(ks)
+    }
+    total = StepResult.empty(N, players)
+    while True:
+        live = np.flatnonzero(eng.phase != R.PH_OVER)
+        if len(live) == 0:
+            break
+        actions = np.zeros(N, np.int64)
+        acting = seat_kind[live, eng.current[live]]
+        for k in np.unique(acting):
+            games = live[acting == k]
+            actions[games] = _decide(eng, kinds[int(k)], games, rngs)
+        total.merge(eng.step(actions, games=live))
+    return [
+        GameRecord(
+            deal=deal,
+            kinds=tuple(ks),
+            rewards=[float(r) for r in total.rewards[i]],
+            scores=[int(x) for x in total.scores[i]],
+            winners=[int(p) for p in np.flatnonzero(total.winners[i])],
+            length=int(total.lengths[i]),
+        )
+        for i, (deal, ks) in enumerate(jobs)
+    ]
+
+
+def _decide(eng: BatchedAudition, kind: tuple[str, Any], games: np.ndarray, rngs: dict) -> Any:
+    name, policy = kind
+    if name == "audition.greedy":
+        return greedy_actions(eng, games)
+    mask = eng.legal_mask()[games]
+    seats = eng.current[games]
+    if name == "random":
+        out = []
+        for j, i in enumerate(games):
+            legal = np.flatnonzero(mask[j])
+            out.append(legal[rngs[(int(i), int(seats[j]))].integers(legal.size)])
+        return np.array(out, np.int64)
+    logits = policy_logits(policy, eng.observe(seats, games), mask)
+    if name == "ppo":
+        return logits.argmax(axis=1)
+    out = []
+    for j, i in enumerate(games):
+        p = np.exp(logits[j] - logits[j].max())
+        p /= p.sum()
+        out.append(rngs[(int(i), int(seats[j]))].choice(p.size, p=p))
+    return np.array(out, np.int64)
