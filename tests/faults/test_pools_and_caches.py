@@ -30,6 +30,8 @@ def test_a_worker_that_cannot_start_fails_fast_with_its_error(
         return real_progress(*args, **kwargs)
 
     monkeypatch.setattr(tournament, "_progress", vanish_then_progress)
+    # the worker pool is the per-game path (Audition would otherwise play batched, in one process)
+    monkeypatch.setenv("PARLOUR_NO_BATCHED_EVAL", "1")
 
     def hang(*_):
         raise TimeoutError("the evaluation pool hung")
