@@ -37,3 +37,44 @@ def legal_from_mask(observation: dict[str, np.ndarray]) -> np.ndarray:
     if legal.size == 0:
         raise ValueError("act() called with an all-zero action mask (not this agent's turn)")
     return legal
+
+
+class MaskedLogitsAgent:
+    """A learned agent that acts on masked action logits: the most probable legal action
+    (``deterministic``), or a sample from the masked softmax with its own generator.
+
+    Subclasses implement :meth:`raw_logits` (the network's logits for one observation);
+    illegal actions get ``-inf`` here, so the agent never returns an illegal action.
+    """
+
+    #: the spec prefix named in errors (``ppo``, ``rllib``)
+    kind = "model"
+
+    def __init__(self, spec: str, path: str, seed: int | None, deterministic: bool) -> None:
+        self.spec = spec
+        self.path = path
+        self.deterministic = deterministic
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def raw_logits(self, observation: dict[str, np.ndarray], mask: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def logits(self, observation: dict[str, np.ndarray]) -> np.ndarray:
+        """Masked action logits (``-inf`` on illegal actions)."""
+        mask = np.asarray(observation["action_mask"], bool)
+        if not mask.any():
+            raise ValueError(f"{self.kind}: act() called with an all-zero action mask")
+        logits = np.array(self.raw_logits(observation, mask), dtype=np.float64)
+        logits[~mask] = -np.inf
+        return logits
+
+    def act(self, observation: dict[str, np.ndarray], view: Any = None) -> int:
+        logits = self.logits(observation)
+        if self.deterministic:
+            return int(np.argmax(logits))
+        p = np.exp(logits - logits.max())
+        p /= p.sum()
+        return int(self.rng.choice(p.size, p=p))

@@ -21,6 +21,8 @@ from typing import Any
 
 import numpy as np
 
+from parlour.agents.base import MaskedLogitsAgent
+
 #: loaded policies kept per process (least recently used dropped first): a long run's snapshots
 #: and periodic evaluations each add a path, and an agent holds its own policy anyway
 MAX_CACHED_MODELS = 8
@@ -61,20 +63,16 @@ def load_policy(path: str) -> Any:
     return model.policy
 
 
-class PPOAgent:
+class PPOAgent(MaskedLogitsAgent):
     """A MaskablePPO policy acting with the mask (see the module docstring)."""
+
+    kind = "ppo"
 
     def __init__(
         self, spec: str, path: str, seed: int | None = None, deterministic: bool = True
     ) -> None:
-        self.spec = spec
-        self.path = path
-        self.deterministic = deterministic
+        super().__init__(spec, path, seed, deterministic)
         self.policy = load_policy(path)
-        self.rng = np.random.default_rng(seed)
-
-    def reset(self, seed: int | None = None) -> None:
-        self.rng = np.random.default_rng(seed)
 
     def check_fits(self, env: Any) -> None:
         """``ValueError`` unless the model's observation and action sizes are ``env``'s."""
@@ -90,8 +88,7 @@ class PPOAgent:
                 "game, player count or observation mode?)"
             )
 
-    def logits(self, observation: dict[str, np.ndarray]) -> np.ndarray:
-        """Masked action logits (``-inf`` on illegal actions)."""
+    def raw_logits(self, observation: dict[str, np.ndarray], mask: np.ndarray) -> np.ndarray:
         import torch
 
         policy = self.policy
@@ -99,17 +96,4 @@ class PPOAgent:
             obs = torch.as_tensor(observation["observation"], dtype=torch.float32)[None]
             features = policy.extract_features(obs, policy.pi_features_extractor)
             latent = policy.mlp_extractor.forward_actor(features)
-            logits = policy.action_net(latent)[0].numpy().astype(np.float64)
-        mask = np.asarray(observation["action_mask"], bool)
-        if not mask.any():
-            raise ValueError("ppo: act() called with an all-zero action mask")
-        logits[~mask] = -np.inf
-        return logits
-
-    def act(self, observation: dict[str, np.ndarray], view: Any = None) -> int:
-        logits = self.logits(observation)
-        if self.deterministic:
-            return int(np.argmax(logits))
-        p = np.exp(logits - logits.max())
-        p /= p.sum()
-        return int(self.rng.choice(p.size, p=p))
+            return policy.action_net(latent)[0].numpy()

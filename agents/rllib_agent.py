@@ -20,6 +20,8 @@ from typing import Any
 
 import numpy as np
 
+from parlour.agents.base import MaskedLogitsAgent
+
 #: where an Algorithm checkpoint keeps the learning module
 LEARNER_MODULE_PATH = Path("learner_group", "learner", "rl_module", "learner")
 _CACHE: dict[tuple[str, float], Any] = {}
@@ -56,43 +58,25 @@ def load_module(path: str | os.PathLike) -> Any:
     return _CACHE[key]
 
 
-class RLlibAgent:
+class RLlibAgent(MaskedLogitsAgent):
     """A trained RLlib policy acting with the mask (see the module docstring)."""
+
+    kind = "rllib"
 
     def __init__(
         self, spec: str, path: str, seed: int | None = None, deterministic: bool = True
     ) -> None:
-        self.spec = spec
-        self.path = path
-        self.deterministic = deterministic
+        super().__init__(spec, path, seed, deterministic)
         self.module = load_module(path)
-        self.rng = np.random.default_rng(seed)
 
-    def reset(self, seed: int | None = None) -> None:
-        self.rng = np.random.default_rng(seed)
-
-    def logits(self, observation: dict[str, np.ndarray]) -> np.ndarray:
-        """Masked action logits (``-inf`` on illegal actions)."""
+    def raw_logits(self, observation: dict[str, np.ndarray], mask: np.ndarray) -> np.ndarray:
         import torch
         from ray.rllib.core.columns import Columns
 
-        mask = np.asarray(observation["action_mask"], bool)
-        if not mask.any():
-            raise ValueError("rllib: act() called with an all-zero action mask")
         obs = {
             "observation": torch.as_tensor(observation["observation"], dtype=torch.float32)[None],
             "action_mask": torch.as_tensor(mask, dtype=torch.float32)[None],
         }
         with torch.no_grad():
             out = self.module.forward_inference({Columns.OBS: obs})
-        logits = out[Columns.ACTION_DIST_INPUTS][0].numpy().astype(np.float64)
-        logits[~mask] = -np.inf
-        return logits
-
-    def act(self, observation: dict[str, np.ndarray], view: Any = None) -> int:
-        logits = self.logits(observation)
-        if self.deterministic:
-            return int(np.argmax(logits))
-        p = np.exp(logits - logits.max())
-        p /= p.sum()
-        return int(self.rng.choice(p.size, p=p))
+        return out[Columns.ACTION_DIST_INPUTS][0].numpy()
