@@ -37,7 +37,7 @@ The learner's summaries (``report.json`` ``final`` and ``history``) add the game
 statistics (``GameSpec.stats.agent_keys``; Awkward Guests: ``solved``, ``mean_rounds``,
 ``wrong_accusations``, ``accusations``), the periodic evaluations log its ``log_keys``, and the
 final table shows its columns. Solo (``players: 1``) there are no opponents: the learner and
-each baseline play the same deals alone (:func:`evaluate_model`), so the report gives the solve
+each baseline play the same deals alone (:func:`parlour.train.evaluation.evaluate_agent`), so the report gives the solve
 rate of the learner and of each baseline (``final[opp]["baseline"]``) side by side, and the
 learning curve the learner's solve rate. The report is rendered by :mod:`parlour.train.report`.
 
@@ -65,6 +65,11 @@ from typing import TYPE_CHECKING, Any
 
 from parlour.train.config import ConfigError, TrainConfig, load_config
 from parlour.train.errors import EXIT_INTERRUPTED
+from parlour.train.evaluation import (
+    evaluate_agent,
+    learner_summary,
+    log_evaluation,
+)
 from parlour.train.run_folder import (
     RunFolderError,
     RunLock,
@@ -80,10 +85,6 @@ if TYPE_CHECKING:
 
 #: the shortest training time a steps/s figure divides by (a run of no steps takes ~0 s)
 MIN_DURATION_S = 1e-9
-#: evaluation deals are seeded apart from training episodes: deal seeds start at
-#: ``EVAL_SEED_BASE + seed * EVAL_SEEDS_PER_RUN`` (+ the steps of a periodic evaluation)
-EVAL_SEED_BASE = 10_000_000
-EVAL_SEEDS_PER_RUN = 100_000
 HELP = "train a MaskablePPO agent from a YAML config (self-play, evaluation, report)"
 
 
@@ -179,11 +180,6 @@ def make_vec_env(cfg: TrainConfig) -> Any:
     return DummyVecEnv(fns)
 
 
-def eval_options(cfg: TrainConfig) -> dict[str, Any]:
-    """Game options for evaluation (training-only options such as ``reward_mode`` removed)."""
-    return cfg.game_spec.evaluation_options(cfg.game_options)
-
-
 def learning_rate_schedule(start: float, end: float | None) -> Any:
     """``start`` (constant) or SB3's linear schedule from ``start`` to ``end`` over the run."""
     if end is None:
@@ -276,77 +272,6 @@ class RunState:
         self.path.write_text(json.dumps(data, indent=1))
 
 
-def evaluate_model(
-    cfg: TrainConfig,
-    model_path: Path,
-    agents: list[str],
-    games: int,
-    progress: bool,
-    seed_offset: int = 0,
-) -> dict[str, dict[str, Any]]:
-    """A two-kind tournament of the model against each of ``agents``.
-
-    Solo (``players == 1``) the "tournament" has one seat: the model and the baseline each play
-    the same deals alone (``games / 2`` each), so the win rate is the solve rate and the
-    baseline's entry is a reference on the same deals, not an opponent.
-    """
-    from parlour.train.tournament import run_tournament
-
-    results = {}
-    for opp in agents:
-        results[opp] = run_tournament(
-            cfg.game_spec,
-            cfg.players,
-            [f"ppo:{model_path}", opp],
-            games,
-            seed=EVAL_SEED_BASE + cfg.seed * EVAL_SEEDS_PER_RUN + seed_offset,
-            game_options=eval_options(cfg),
-            workers=cfg.eval.workers,
-            progress=progress,
-            desc=f"eval vs {opp}",
-        )
-    return results
-
-
-#: the keys of a tournament agent entry that every summary keeps
-SUMMARY_KEYS = ("win_rate", "ci95", "games", "mean_score", "mean_reward")
-
-
-def _agent_summary(a: dict[str, Any], spec: GameSpec) -> dict[str, Any]:
-    keys = SUMMARY_KEYS + spec.stats.agent_keys
-    return {k: a[k] for k in keys if k in a}
-
-
-def _learner_summary(
-    results: dict[str, dict[str, Any]], spec: GameSpec | None = None
-) -> dict[str, Any]:
-    """The learner's entry of each tournament (by opponent), with the game's own statistics
-    (``spec``: the tournaments' game); solo also the baseline's entry on the same deals
-    (``baseline``)."""
-    from parlour.train.games import get_game
-
-    out = {}
-    for opp, r in results.items():
-        game = spec if spec is not None else get_game(r["game"])
-        out[opp] = _agent_summary(r["agents"][0], game)
-        if r["players"] == 1:
-            out[opp]["baseline"] = _agent_summary(r["agents"][1], game)
-    return out
-
-
-def _log_evaluation(logger: Any, summary: dict[str, Any], spec: GameSpec) -> dict[str, str]:
-    """Log a periodic evaluation (``eval/win_rate_vs_<opp>`` and the game's ``log_keys``);
-    returns the progress bar's short win rates."""
-    post = {}
-    for opp, s in summary.items():
-        logger.record(f"eval/win_rate_vs_{opp}", s["win_rate"])
-        for key in spec.stats.log_keys:  # the game's own numbers
-            if s.get(key) is not None:
-                logger.record(f"eval/{key}_vs_{opp}", s[key])
-        post[opp.split(".")[-1]] = f"{100 * s['win_rate']:.0f}%"
-    return post
-
-
 def _make_callback(
     cfg: TrainConfig, run_dir: Path, state: RunState, progress: bool, t_start: float
 ):
@@ -403,16 +328,16 @@ def _make_callback(
             t0 = time.perf_counter()
             path = run_dir / "checkpoints" / f"eval_{n}.zip"
             self.model.save(path)
-            results = evaluate_model(cfg, path, cfg.eval.agents, cfg.eval.games, False, n)
+            results = evaluate_agent(cfg, f"ppo:{path}", cfg.eval.agents, cfg.eval.games, False, n)
             path.unlink()
-            summary = _learner_summary(results, cfg.game_spec)
+            summary = learner_summary(results, cfg.game_spec)
             entry = {
                 "timesteps": n,
                 "wall_time_s": round(state.wall_time + time.perf_counter() - self.t_mark, 1),
                 "results": summary,
             }
             state.history.append(entry)
-            self.bar.set_postfix(_log_evaluation(self.logger, summary, cfg.game_spec))
+            self.bar.set_postfix(log_evaluation(self.logger, summary, cfg.game_spec))
             self.logger.dump(n)
             self.eval_time += time.perf_counter() - t0
 
@@ -561,11 +486,10 @@ def _train_locked(cfg: TrainConfig, run_dir: Path, resume: bool, progress: bool)
         f"training done: {model.num_timesteps} steps, {steps_per_s:.0f} steps/s; final evaluation"
     )
     t_eval = time.perf_counter()
-    final = evaluate_model(
-        cfg, run_dir / "model.zip", cfg.eval.final_agents, cfg.eval.final_games, progress, 1
-    )
+    learner = f"ppo:{run_dir / 'model.zip'}"
+    final = evaluate_agent(cfg, learner, cfg.eval.final_agents, cfg.eval.final_games, progress, 1)
     eval_time = time.perf_counter() - t_eval
-    summary = _learner_summary(final, spec)
+    summary = learner_summary(final, spec)
     state.history.append(
         {
             "timesteps": int(model.num_timesteps),
@@ -601,7 +525,7 @@ def _report(
         "train_steps_per_s": round(steps_per_s, 1),  # periodic evaluations excluded
         "final_eval_wall_time_s": round(eval_time, 1),
         "model": str(run_dir / "model.zip"),
-        "final": _learner_summary(final, cfg.game_spec),
+        "final": learner_summary(final, cfg.game_spec),
         "final_tournaments": final,
         "history": state.history,
         "config": cfg.to_dict(),

@@ -14,6 +14,7 @@ from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests import game as G
 from parlour.train import tournament
 from parlour.train.cli import main
+from parlour.train.evaluation import learner_summary as _learner_summary
 from parlour.train.games.guests import GUESTS_HEADERS, SOLO_HEADERS
 from parlour.train.report import (
     HEADERS,
@@ -24,7 +25,6 @@ from parlour.train.report import (
     report_markdown,
 )
 from parlour.train.tournament import GameRecord, run_tournament, summarize
-from parlour.train.train import _learner_summary
 
 AUDITION_AGENT_KEYS = {
     "spec",

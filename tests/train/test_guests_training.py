@@ -270,7 +270,7 @@ def test_shaping_options_are_wrapper_options_dropped_for_evaluation():
         make_raw_env("audition", 2, accusation_shaping=0.5)
 
     from parlour.train.config import config_from_dict
-    from parlour.train.train import eval_options
+    from parlour.train.evaluation import eval_options
 
     cfg = config_from_dict(
         {

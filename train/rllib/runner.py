@@ -188,23 +188,9 @@ def evaluate_checkpoint(
     cfg: TrainConfig, path: Path, agents: list[str], games: int, progress: bool, offset: int
 ) -> dict[str, dict[str, Any]]:
     """Tournaments of the checkpoint's learner (``rllib:PATH``) against each of ``agents``."""
-    from parlour.train.tournament import run_tournament
-    from parlour.train.train import EVAL_SEED_BASE, EVAL_SEEDS_PER_RUN, eval_options
+    from parlour.train.evaluation import evaluate_agent
 
-    return {
-        opp: run_tournament(
-            cfg.game_spec,
-            cfg.players,
-            [f"rllib:{path}", opp],
-            games,
-            seed=EVAL_SEED_BASE + cfg.seed * EVAL_SEEDS_PER_RUN + offset,
-            game_options=eval_options(cfg),
-            workers=cfg.eval.workers,
-            progress=progress,
-            desc=f"eval vs {opp}",
-        )
-        for opp in agents
-    }
+    return evaluate_agent(cfg, f"rllib:{path}", agents, games, progress, offset)
 
 
 def _scalars(result: dict[str, Any], prefix: str = "") -> dict[str, float]:
@@ -250,14 +236,14 @@ def _iteration(algo: Any, s: Session, writer: Any) -> None:
 
 
 def _periodic_evaluation(algo: Any, s: Session, writer: Any) -> dict[str, str]:
-    from parlour.train.train import _learner_summary
+    from parlour.train.evaluation import learner_summary
 
     cfg = s.cfg
     path = s.run_dir / "checkpoints" / "eval"
     algo.save_to_path(str(path.resolve()))
     results = evaluate_checkpoint(cfg, path, cfg.eval.agents, cfg.eval.games, False, s.steps)
     shutil.rmtree(path)
-    summary = _learner_summary(results, cfg.game_spec)
+    summary = learner_summary(results, cfg.game_spec)
     s.history.append(
         {"timesteps": s.steps, "wall_time_s": round(s.wall_time, 1), "results": summary}
     )
@@ -327,8 +313,8 @@ def train_rllib(
     import torch
     from ray.rllib.algorithms.algorithm import Algorithm
 
+    from parlour.train.evaluation import learner_summary
     from parlour.train.report import print_report, write_report
-    from parlour.train.train import _learner_summary
 
     run_dir = runs / cfg.name
     _prepare(cfg, run_dir, resume)
@@ -352,7 +338,7 @@ def train_rllib(
         cfg, final_ckpt, cfg.eval.final_agents, cfg.eval.final_games, progress, 1
     )
     eval_time = time.perf_counter() - t_eval
-    summary = _learner_summary(final, cfg.game_spec)
+    summary = learner_summary(final, cfg.game_spec)
     s.history.append(
         {
             "timesteps": s.steps,
