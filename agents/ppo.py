@@ -45,13 +45,11 @@ def load_policy(path: str) -> Any:
         if os.path.isdir(path):
             raise FileNotFoundError(f"ppo: {path!r} is a folder, not a model file")
         raise FileNotFoundError(f"ppo: no model file at {path!r}")
-    import torch
 
     key = (os.path.abspath(path), os.path.getmtime(path))
     if key in _CACHE:
         _CACHE.move_to_end(key)
         return _CACHE[key]
-    torch.set_num_threads(1)
     try:
         model = load_model(path, device="cpu")
     except Exception as exc:  # a truncated / corrupt / foreign zip raises many kinds

@@ -19,6 +19,7 @@ agent specs and the game options against it.
 | ``total_timesteps`` | int | 200000 | learner steps |
 | ``n_envs`` | int | 2 | parallel envs |
 | ``vec_env`` | ``subproc`` / ``dummy`` / ``batched`` | ``subproc`` | ``SubprocVecEnv`` (one process per env), in-process, or the game's batched env (``n_envs`` games as arrays; ``GameSpec.batched_vec_env``, falling back to ``subproc``) |
+| ``torch_threads`` | int | 1 | torch threads of the training process: 1 when the envs run in worker processes (more threads thrash against them); 2 pays on 2 free cores when the whole loop runs in one process (``vec_env: batched``) |
 | ``opponents.baselines`` | mapping spec → weight | ``{random: 1}`` | baseline opponents and their weights |
 | ``opponents.snapshot_every`` | int | 0 | learner steps between snapshots added to the pool (0: no self-play) |
 | ``opponents.snapshot_weight`` | float | 0.5 | probability that an opponent seat is a snapshot (once one exists) |
@@ -152,8 +153,10 @@ class TrainConfig:
     total_timesteps: int = 200000
     #: parallel training envs
     n_envs: int = 2
-    #: subproc (one process per env) or dummy (in-process)
+    #: subproc (one process per env), dummy (in-process) or batched (the game's batched env)
     vec_env: str = "subproc"
+    #: torch threads of the training process (the PPO update and the learner's forward passes)
+    torch_threads: int = 1
     #: the opponent pool
     opponents: OpponentsConfig = field(default_factory=OpponentsConfig)
     #: MaskablePPO
@@ -274,6 +277,7 @@ def _validate(cfg: TrainConfig) -> None:
     need(cfg.n_envs >= 1, "n_envs: must be >= 1")
     need(cfg.vec_env in VEC_ENVS, f"vec_env: one of {', '.join(VEC_ENVS)}, got {cfg.vec_env!r}")
     need(cfg.checkpoint_every > 0, "checkpoint_every: must be > 0")
+    need(cfg.torch_threads >= 1, f"torch_threads: must be >= 1, got {cfg.torch_threads}")
     need(
         cfg.init_from is None or cfg.init_from.endswith(".zip"),
         f"init_from: a model .zip path or null, got {cfg.init_from!r}",

@@ -131,10 +131,6 @@ def _init_worker(
     from parlour.agents.factory import make_agent
     from parlour.train.games import make_raw_env
 
-    if any(spec.startswith("ppo:") for spec in specs):
-        import torch
-
-        torch.set_num_threads(1)
     try:
         env = make_raw_env(game, players, **game_options)
     except TypeError as exc:  # an option the game's constructor does not take
@@ -153,6 +149,10 @@ def _init_pool_worker(*init: Any) -> None:
 
     workers_ignore_interrupts()
     _WORKER.clear()
+    if any(spec.startswith("ppo:") for spec in init[3]):  # one torch thread per worker process
+        import torch
+
+        torch.set_num_threads(1)
     try:
         _init_worker(*init)
     except Exception as exc:

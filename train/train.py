@@ -56,9 +56,12 @@ A config with ``backend: rllib`` trains on RLlib instead
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import multiprocessing
 import sys
 import time
+from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -152,6 +155,10 @@ def _make_env(spec: GameSpec, cfg_dict: dict[str, Any]) -> Any:
     from parlour.train.single_seat import SingleSeatEnv
 
     workers_ignore_interrupts()  # Ctrl-C is the main process's to handle (it closes the workers)
+    if multiprocessing.parent_process() is not None:  # a SubprocVecEnv worker: snapshot
+        import torch  # opponents' forward passes on one thread (more thrash against the others)
+
+        torch.set_num_threads(1)
     o = cfg_dict["opponents"]
     pool = OpponentPool(
         spec,
@@ -462,17 +469,30 @@ def train(
     run_dir = runs / cfg.name
     with RunLock(run_dir):
         _check_run_dir(cfg, run_dir, resume, overwrite)
-        return _train_locked(cfg, run_dir, resume, progress)
+        with torch_threads(cfg.torch_threads):
+            return _train_locked(cfg, run_dir, resume, progress)
+
+
+@contextlib.contextmanager
+def torch_threads(n: int) -> Iterator[None]:
+    """torch uses ``n`` threads inside the block (``cfg.torch_threads``: 1 by default, since more
+    threads thrash against env worker processes), and its previous count after it."""
+    import torch
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(n)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
 
 
 def _train_locked(cfg: TrainConfig, run_dir: Path, resume: bool, progress: bool) -> dict[str, Any]:
-    import torch
 
     from parlour.train.report import print_report, write_report
 
     spec = cfg.game_spec
     state = RunState(run_dir / "checkpoints" / "state.json", load=resume)
-    torch.set_num_threads(1)  # several threads thrash on 2 shared cores (10x slower)
     model, steps_per_s, interrupted = _learn(cfg, run_dir, state, resume, progress)
     if interrupted:
         with no_interrupts():

@@ -36,6 +36,7 @@ TINY = {
         ({"name": "x", "players": 9}, "players: must be in 2..6"),
         ({"name": "x", "game": "chess"}, "unknown game"),
         ({"name": "x", "vec_env": "ray"}, "vec_env"),
+        ({"name": "x", "torch_threads": 0}, "torch_threads: must be >= 1, got 0"),
         ({"name": "x", "opponents": {"baselines": {"nobody": 1}}}, "unknown agent"),
         ({"name": "x", "opponents": {"baselines": ["random"]}}, "expected a mapping"),
         ({"name": "x", "game_options": {"action_cards": 7}}, "game_options"),
