@@ -203,7 +203,12 @@ def build_model(cfg: TrainConfig, vec_env: Any) -> Any:
 
     p = cfg.ppo
     activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[p.activation]
-    policy_kwargs: dict[str, Any] = {"net_arch": list(p.net_arch), "activation_fn": activation}
+    net_arch = (
+        {k: list(v) for k, v in p.net_arch.items()}
+        if isinstance(p.net_arch, dict)
+        else list(p.net_arch)
+    )
+    policy_kwargs: dict[str, Any] = {"net_arch": net_arch, "activation_fn": activation}
     game = cfg.game_spec
     extractor = game.extractor() if p.features else None
     policy: Any = "MlpPolicy"

@@ -37,6 +37,12 @@ TINY = {
         ({"name": "x", "game": "chess"}, "unknown game"),
         ({"name": "x", "vec_env": "ray"}, "vec_env"),
         ({"name": "x", "torch_threads": 0}, "torch_threads: must be >= 1, got 0"),
+        ({"name": "x", "ppo": {"net_arch": {"pi": [8]}}}, "keys pi and vf, got the keys"),
+        ({"name": "x", "ppo": {"net_arch": {"pi": [8], "vf": [0]}}}, "sizes must be >= 1"),
+        (
+            {"name": "x", "backend": "rllib", "ppo": {"net_arch": {"pi": [8], "vf": [4]}}},
+            "set rllib.net_arch",
+        ),
         ({"name": "x", "opponents": {"baselines": {"nobody": 1}}}, "unknown agent"),
         ({"name": "x", "opponents": {"baselines": ["random"]}}, "expected a mapping"),
         ({"name": "x", "game_options": {"action_cards": 7}}, "game_options"),
@@ -200,3 +206,22 @@ def test_train_rejects_a_bad_config_file(tmp_path, capsys):
     bad.write_text("name: x\nppo: {gamma: fast}\n")
     assert main(["train", str(bad)]) == 2
     assert "ppo.gamma: expected a number" in capsys.readouterr().err
+
+
+def test_net_arch_mapping_gives_the_policy_and_value_networks_their_own_sizes():
+    from parlour.train.train import build_model, make_vec_env
+
+    cfg = config_from_dict(
+        {
+            "name": "x",
+            "n_envs": 1,
+            "vec_env": "dummy",
+            "ppo": {"net_arch": {"pi": [24], "vf": [8, 8]}},
+        }
+    )
+    model = build_model(cfg, make_vec_env(cfg))
+    linear = [
+        [m.out_features for m in net if hasattr(m, "out_features")]
+        for net in (model.policy.mlp_extractor.policy_net, model.policy.mlp_extractor.value_net)
+    ]
+    assert linear == [[24], [8, 8]]
