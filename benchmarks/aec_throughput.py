@@ -68,9 +68,10 @@ def peers() -> dict[str, Callable[[], Any]]:
         "texas_holdem_v4",
         "hanabi_v5",
     ):
-        try:
+        try:  # (some import without their engine and fail in the constructor: build one)
             module = importlib.import_module(f"pettingzoo.classic.{name}")
-        except Exception as exc:  # pygame / rlcard / open_spiel missing: the bench extra
+            module.env().close()
+        except Exception as exc:  # pygame / rlcard / hanabi missing: the bench extra
             print(f"peer {name} unavailable (install the bench extra): {exc}")
             continue
         out[name] = module.env
