@@ -337,7 +337,7 @@ def _validate(cfg: TrainConfig) -> None:
     ):
         for s in specs:
             try:
-                make_agent(s, spec)
+                make_agent(s, spec, players=cfg.players)
             except (ValueError, FileNotFoundError) as exc:
                 raise ConfigError(f"{where}: {exc}") from None
     try:  # the game options are checked by building the env once
