@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
+import os
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +41,10 @@ INDEX_HEADER = """\
 # The shipped trained models (parlour.models): one entry per NAME.zip / NAME.md of this folder.
 # Written by `parlour models add RUN --name NAME [--default]`; see models/__init__.py for the keys.
 """
+
+
+#: the member of an SB3 model zip that holds the optimizer's state
+OPTIMIZER_FILE = "policy.optimizer.pth"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -132,11 +136,34 @@ def add_model(run: Path, name: str, default: bool, overwrite: bool) -> dict[str,
     card = model_card(name, report, spec)  # (everything is built before anything is written)
     text = INDEX_HEADER + yaml.safe_dump({"models": entries}, sort_keys=False)
     folder.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(run / "model.zip", folder / f"{name}.zip")
+    slim_copy(run / "model.zip", folder / f"{name}.zip")
     (folder / f"{name}.md").write_text(card, encoding="utf-8")
     (folder / INDEX_FILE).write_text(text, encoding="utf-8")
     read_index(folder)  # the index written reads back
     return entry
+
+
+def slim_copy(src: Path, dst: Path) -> None:
+    """Copy a saved MaskablePPO model without its Adam moments (two thirds of the file): the
+    weights are the same; the optimizer state kept is the empty one of a fresh Adam, which SB3's
+    loader accepts (fine-tuning from a shipped model starts Adam afresh)."""
+    import io
+    import zipfile
+
+    import torch
+
+    tmp = dst.with_name(dst.name + ".tmp")
+    with zipfile.ZipFile(src) as zin, zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zout:
+        for item in zin.infolist():
+            data = zin.read(item.filename)
+            if item.filename == OPTIMIZER_FILE:
+                state = torch.load(io.BytesIO(data), map_location="cpu", weights_only=False)
+                state["state"] = {}
+                buffer = io.BytesIO()
+                torch.save(state, buffer)
+                data = buffer.getvalue()
+            zout.writestr(item.filename, data)
+    os.replace(tmp, dst)
 
 
 def _summary_line(report: dict[str, Any], spec: Any) -> str:

@@ -121,11 +121,29 @@ def test_models_add_writes_the_card_and_the_index_and_models_lists_it(registry, 
     assert card.startswith("# tiny-2p\n") and "| players | 2 |" in card
     assert "| random | 4 |" in card  # the run's final evaluation table
     assert model.summary().startswith("MaskablePPO for 2-player audition, ")
-    assert model.path.read_bytes() == (tiny_run / "model.zip").read_bytes()
+    _same_weights_no_adam_moments(model.path, tiny_run / "model.zip")
     capsys.readouterr()
     assert main(["models"]) == 0
     out = capsys.readouterr().out
     assert "ppo:tiny-2p  2-player audition  [default]" in out and model.summary() in out
+
+
+def _same_weights_no_adam_moments(shipped: Path, trained: Path) -> None:
+    """The shipped copy holds the trained weights and an optimizer state without moments."""
+    import zipfile
+
+    import torch
+
+    with zipfile.ZipFile(shipped) as a, zipfile.ZipFile(trained) as b:
+        assert sorted(a.namelist()) == sorted(b.namelist())
+        for member in a.namelist():
+            if member != "policy.optimizer.pth":
+                assert a.read(member) == b.read(member), member
+        slim, full = (
+            torch.load(io.BytesIO(z.read("policy.optimizer.pth")), weights_only=False)
+            for z in (a, b)
+        )
+    assert slim["state"] == {} and full["state"] and slim["param_groups"] == full["param_groups"]
 
 
 def test_a_short_name_resolves_and_a_file_path_wins(registry, tiny_run, tmp_path, monkeypatch):
