@@ -35,9 +35,18 @@ def random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return (np.cumsum(mask, axis=1) > k[:, None]).argmax(axis=1)
 
 
+#: ``_GAIN[c * _COUNTS + x]``: the points change of ``c`` cards of a number when ``x`` more come
+#: (one look-up instead of two; counts whose sum no collection reaches are 0)
+_COUNTS = len(PTS)
+_GAIN = np.array(
+    [PTS[c + x] - PTS[c] if c + x < _COUNTS else 0 for c in range(_COUNTS) for x in range(_COUNTS)],
+    np.int16,
+)
+
+
 def _gains(coll: np.ndarray, cards: np.ndarray) -> np.ndarray:
     """Score change of collections ``coll (..., 14)`` when ``cards (..., 14)`` are added."""
-    return (PTS[coll + cards] - PTS[coll]).sum(axis=-1).astype(np.int64)
+    return _GAIN[coll * _COUNTS + cards].sum(axis=-1, dtype=np.int64)
 
 
 def greedy_actions(eng: BatchedAudition, games: np.ndarray) -> np.ndarray:
@@ -49,10 +58,10 @@ def greedy_actions(eng: BatchedAudition, games: np.ndarray) -> np.ndarray:
     n = eng.n
     mask = eng.legal_mask()[g]
     me, ph = eng.current[g], eng.phase[g]
-    coll = eng.coll[g]  # (m, n, 14)
-    mine = coll[np.arange(len(g)), me]  # (m, 14)
-    slots = eng.slots[g]  # (m, n, 14)
-    take_gain = _gains(mine[:, None, :], slots)  # (m, n)
+    mine = eng.coll[g, me]  # (m, 14)
+    take_gain = np.zeros((len(g), n), np.int64)  # (m, n): needed to take (turn, final, take_now)
+    takes = np.flatnonzero((ph == R.PH_TURN) | (ph == R.PH_FINAL) | (ph == R.PH_TAKE_NOW))
+    take_gain[takes] = _gains(mine[takes, None, :], eng.slots[g[takes]])
 
     turn = (ph == R.PH_TURN) | (ph == R.PH_FINAL)
     t = np.flatnonzero(turn)
@@ -73,10 +82,10 @@ def greedy_actions(eng: BatchedAudition, games: np.ndarray) -> np.ndarray:
         order = (me[p, None] + 1 + np.arange(n - 1)) % n  # the other seats after me
         free = ~taken[np.arange(len(p))[:, None], order]
         nxt = order[np.arange(len(p)), free.argmax(axis=1)]
-        cards = slots[p].copy()
+        cards = eng.slots[g[p]]  # (a copy)
         cards[np.arange(len(p)), :, eng.drawn[g[p]]] += 1
         val = _gains(mine[p][:, None, :], cards)
-        nxt_coll = coll[p, nxt]
+        nxt_coll = eng.coll[g[p], nxt]
         val = val - np.where(free.any(axis=1)[:, None], _gains(nxt_coll[:, None, :], cards), 0)
         val = np.where(mask[p, R.PLACE_0 : R.PLACE_0 + n], val, _NEG)
         out[p] = R.PLACE_0 + val.argmax(axis=1)
@@ -90,7 +99,7 @@ def greedy_actions(eng: BatchedAudition, games: np.ndarray) -> np.ndarray:
     if len(c):
         m = mine[c, 1:]
         val = PTS[np.maximum(m - 1, 0)].astype(np.int64) - PTS[m]
-        left = coll[c, (me[c] + 1) % n, 1:]
+        left = eng.coll[g[c], (me[c] + 1) % n, 1:]
         passing = (ph[c] == R.PH_PASS_LEFT)[:, None]
         val = val - np.where(passing, PTS[left + 1] - PTS[left], 0)
         val = np.where(mask[c, R.CHOOSE_0 + 1 :], val, _NEG)

@@ -22,8 +22,9 @@ from typing import Any
 
 import numpy as np
 
-from parlour.agents.audition_greedy import greedy_state_action
-from parlour.envs.audition.determinize import determinize
+from parlour.agents.audition_batched import greedy_actions
+from parlour.agents.audition_rollouts import Decision, Plan
+from parlour.envs.audition.determinize import sample_hidden
 
 DEFAULT_SIMS = 100
 
@@ -43,21 +44,27 @@ class ExpertAgent:
     def reset(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
 
-    def act(self, observation: dict[str, np.ndarray] | None, view: Any) -> int:
+    def plan(self, observation: dict[str, np.ndarray] | None, view: Any) -> int | Plan:
+        """The action if there is nothing to search, else the sampled worlds' :class:`Plan`
+        (rolled out alone by :meth:`act`, or batched with other games' by
+        :func:`~parlour.agents.audition_rollouts.decide_many`)."""
         legal = list(view.legal_actions)
         if not legal:
             raise ValueError("audition.expert: act() called when it is not this player's turn")
         if len(legal) == 1:
             return legal[0]
-        worlds = max(1, self.sims // len(legal))
-        totals = np.zeros(len(legal))
-        me = view.seat
-        for _ in range(worlds):
-            world = determinize(view, self.rng)
-            for i, a in enumerate(legal):
-                state = world.clone() if i < len(legal) - 1 else world
-                state.apply(a)
-                while not state.is_terminal:
-                    state.apply(greedy_state_action(state))
-                totals[i] += state.returns("win")[me] + 0.1 * state.returns("score")[me]
-        return int(legal[int(np.argmax(totals))])
+        base, hidden = sample_hidden(view, self.rng, max(1, self.sims // len(legal)))
+
+        def choose(values: np.ndarray) -> int:
+            totals = np.zeros(len(legal))
+            for row in values:  # world by world, as the scalar search summed them
+                totals += row
+            return int(legal[int(np.argmax(totals))])
+
+        return Plan(
+            Decision(base, hidden, legal, view.seat), greedy_actions, None, ("greedy",), choose
+        )
+
+    def act(self, observation: dict[str, np.ndarray] | None, view: Any) -> int:
+        plan = self.plan(observation, view)
+        return plan.run() if isinstance(plan, Plan) else plan

@@ -5,6 +5,7 @@
 | ``random`` | any | uniform over legal actions (:mod:`parlour.agents.random_agent`) |
 | ``audition.greedy`` | audition | one-ply greedy (:mod:`parlour.agents.audition_greedy`) |
 | ``audition.expert`` | audition | determinized Monte Carlo search (:mod:`parlour.agents.audition_expert`); options ``sims=N`` |
+| ``audition.search`` | audition | determinized search with rollouts by a trained PPO policy (:mod:`parlour.agents.audition_search`); options ``model=PATH`` (required), ``sims=N``, ``rollout=policy`` or ``greedy``, ``top=K``, ``depth=D``, ``sample=0`` or ``1`` |
 | ``guests.deducer`` | guests | deduction-engine baseline (:mod:`parlour.agents.guests_deducer`); option ``p=P`` accuses once a candidate has probability ≥ P |
 | ``ppo:PATH`` | any | a trained MaskablePPO model, most probable legal action (:mod:`parlour.agents.ppo`) |
 | ``ppo:NAME`` | its own | a model shipped with parlour, by short name (``ppo:audition-2p``; ``parlour models`` lists them, :mod:`parlour.models`); refused for another game or player count |
@@ -64,6 +65,31 @@ def _expert(spec: str, seed: int | None, sims: str | None = None) -> Agent:
     return ExpertAgent(spec, seed, sims=_int_option("sims", sims, DEFAULT_SIMS))
 
 
+@_register("audition.search", ("audition",))
+def _search(
+    spec: str,
+    seed: int | None,
+    model: str | None = None,
+    sims: str | None = None,
+    rollout: str | None = None,
+    top: str | None = None,
+    depth: str | None = None,
+    sample: str | None = None,
+) -> Agent:
+    from parlour.agents.audition_search import DEFAULT_SIMS, SearchAgent
+
+    return SearchAgent(
+        spec,
+        seed,
+        model=model,
+        sims=_int_option("sims", sims, DEFAULT_SIMS),
+        rollout=rollout if rollout is not None else "policy",
+        top=_int_option("top", top, 0),
+        depth=_int_option("depth", depth, 0),
+        sample=_int_option("sample", sample, 0),
+    )
+
+
 @_register("guests.deducer", ("guests",))
 def _deducer(spec: str, seed: int | None, p: str | None = None) -> Agent:
     from parlour.agents.guests_deducer import DeducerAgent
@@ -75,6 +101,7 @@ KNOWN_SPECS = (
     "random",
     "audition.greedy",
     "audition.expert[:sims=N]",
+    "audition.search:model=PATH[,sims=N,rollout=policy|greedy,top=K,depth=D,sample=0|1]",
     "guests.deducer[:p=P]",
     "ppo:PATH[:sample]",
     "rllib:PATH[:sample]",

@@ -12,8 +12,12 @@ batched engine (:mod:`parlour.envs.audition.batched`), and returns the same
 | ``ppo:PATH`` | one forward pass per kind and step over the games where it is to move, argmax of the masked logits | the same network on the same observations |
 | ``ppo:PATH:sample`` | batched logits, then a draw per game from its seeded generator | as above |
 
-Any other spec (``audition.expert``) returns ``None``: the tournament plays per game.
-``tests/train/test_batched_eval.py`` checks the equality against the per-game path.
+A tournament with a search agent (``audition.expert``, ``audition.search``: :data:`SEARCH_AGENTS`)
+is played in lockstep instead (:mod:`parlour.train.lockstep_eval`: per-game envs side by side,
+the search agents' rollouts of all games batched by
+:func:`parlour.agents.audition_rollouts.decide_many`, the other agents acting per game). Any other
+spec returns ``None``: the tournament plays per game. ``tests/train/test_batched_eval.py`` and
+``tests/train/test_lockstep_eval.py`` check the equality against the per-game path.
 """
 
 from __future__ import annotations
@@ -29,6 +33,8 @@ from parlour.envs.audition.batched import BatchedAudition, StepResult
 
 #: games stepped together (bigger tournaments are played in chunks of this many)
 CHUNK = 4096
+#: agents whose tournaments are played in lockstep (their rollouts batched across games)
+SEARCH_AGENTS = ("audition.expert", "audition.search")
 
 
 def _kind_player(spec: str) -> tuple[str, Any] | None:
@@ -52,6 +58,13 @@ def play_batched(
     game_options: dict[str, Any],
 ) -> list[Any] | None:
     """The records of ``jobs`` (``(deal, kinds)``), or ``None`` if a spec cannot play batched."""
+    if any(spec.partition(":")[0] in SEARCH_AGENTS for spec in specs):
+        from parlour.agents.audition_rollouts import decide_many
+        from parlour.train.games import get_game
+        from parlour.train.lockstep_eval import play_lockstep
+
+        game = get_game("audition")
+        return play_lockstep(game, players, specs, jobs, seed, game_options, decide_many)
     kinds = [_kind_player(s) for s in specs]
     if any(k is None for k in kinds):
         return None

@@ -55,7 +55,7 @@ import math
 import multiprocessing as mp
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -179,8 +179,28 @@ class WorkerStartError(UserError):
 
 def _play(job: tuple[int, tuple[int, ...]], record: list[int] | None = None) -> GameRecord:
     """One game (``record``: a list the actions played are appended to, for replays)."""
-    deal, kinds = job
     env, agents, seed, stats = _WORKER["env"], _WORKER["agents"], _WORKER["seed"], _WORKER["stats"]
+    moves = game_moves(job, env, agents, seed, stats)
+    request = next(moves)
+    while True:
+        agent, obs, view = request
+        action = agent.act(obs, view)
+        if record is not None:
+            record.append(int(action))
+        try:
+            request = moves.send(action)
+        except StopIteration as stop:
+            return stop.value
+
+
+def game_moves(
+    job: tuple[int, tuple[int, ...]], env: Any, agents: dict, seed: int, stats: Any
+) -> Generator[tuple[Any, Any, Any], int, GameRecord]:
+    """One game as a coroutine: yields ``(agent, observation, view)`` at each decision, is sent
+    the action, returns the :class:`GameRecord` (``agents``: ``(kind, seat)`` → agent, reset
+    here for the deal). The per-game path and the lockstep path
+    (:mod:`parlour.train.lockstep_eval`) both play through it."""
+    deal, kinds = job
     env.reset(seed=seed + deal)
     names = env.possible_agents
     seat_agents = {}
@@ -196,9 +216,7 @@ def _play(job: tuple[int, tuple[int, ...]], record: list[int] | None = None) -> 
         if term or trunc:
             env.step(None)
             continue
-        action = seat_agents[name].act(obs, env.player_view(name))
-        if record is not None:
-            record.append(int(action))
+        action = yield seat_agents[name], obs, env.player_view(name)
         env.step(action)
         length += 1
     final_info = env.unwrapped.results()

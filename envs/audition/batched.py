@@ -24,7 +24,10 @@ res = eng.step(actions)                          # StepResult: rewards (N, n), d
 | ``observe(observers)`` | ``(N, 321)`` float32 | the observation of seat ``observers[i]`` of game ``i`` (the AEC env's) |
 | ``current``, ``phase`` | ``(N,)`` | the seat to act, the phase id (:data:`~parlour.envs.audition.rules.PHASES`) |
 | ``points``, ``quartets`` | ``(N, n)`` | current points and scoring quartets per seat |
-| ``load(states)`` | | copy rules-engine states (:class:`~parlour.envs.audition.rules.AuditionState`) into the batch |
+| ``load(states)`` | | copy rules-engine deals (:class:`~parlour.envs.audition.rules.AuditionState`, no move made) into the batch |
+| ``deal=False`` (constructor) | | no deal at construction: the caller fills every game with ``load`` / ``load_positions`` |
+| ``load_positions(states)`` | | copy rules-engine states at any point of a game (search agents' determinized worlds) |
+| ``load_hidden(games, decks, removed, drawn)`` | | replace the hidden cards of loaded games (sampled worlds of one position) |
 
 :class:`StepResult` of a step: ``rewards (N, n)`` (non-zero only in games that just ended: the
 AEC env's terminal rewards for ``reward_mode``), ``done (N,)``, and for the games that ended
@@ -61,6 +64,29 @@ _PF = {
     for f in ("present", "acting", "taken", "score", "collection", "to_choose", "last_taker")
 }
 _ONE_13 = np.float32(1.0 / O.CARD_COUNT_SCALE)
+#: engine array <- rules-state attribute, copied as they are by :meth:`BatchedAudition.load_positions`
+_POSITION_FIELDS = (
+    ("kinds", "slot_kinds"),
+    ("slots", "slots"),
+    ("size", "slot_size"),
+    ("slot_taken", "slot_taken"),
+    ("coll", "collections"),
+    ("discard", "discard"),
+    ("unseen", "public_unseen"),
+    ("taken", "taken"),
+    ("current", "current"),
+    ("phase", "phase"),
+    ("drawn", "drawn"),
+    ("pending", "pending_slot"),
+    ("choice", "choice"),
+    ("deck_emptied", "deck_emptied"),
+    ("in_final", "in_final"),
+    ("emptied_by", "emptied_by"),
+    ("last_taker", "last_taker"),
+    ("points", "points"),
+    ("quartets", "quartet_counts"),
+    ("moves", "num_moves"),
+)
 
 
 @dataclass
@@ -101,6 +127,7 @@ class BatchedAudition:
         reward_mode: str = "win",
         seed: int | None = None,
         auto_reset: bool = True,
+        deal: bool = True,
     ) -> None:
         if isinstance(num_games, bool) or not isinstance(num_games, int) or num_games < 1:
             raise ValueError(f"num_games must be an int >= 1, got {num_games!r}")
@@ -147,7 +174,8 @@ class BatchedAudition:
         self.moves = np.zeros(N, np.int64)
         self._static = np.zeros((N, OBS_SIZE), np.float32)  # the per-deal observation blocks
         self._mask: np.ndarray | None = None  # the legal mask of the current state (a cache)
-        self.reset()
+        if deal:  # (False: the caller loads every game with load / load_positions)
+            self.reset()
 
     # -- dealing ----------------------------------------------------------------------------
 
@@ -176,6 +204,65 @@ class BatchedAudition:
             self.removed[i, : len(st.removed)] = st.removed
             self.current[i] = st.current
         self._clear(idx)
+
+    def load_positions(
+        self, states: Sequence[R.AuditionState], games: np.ndarray | None = None
+    ) -> None:
+        """Copy rules-engine states at any point of a game (e.g. a search agent's determinized
+        worlds, :func:`parlour.envs.audition.determinize.determinize`) into ``games``
+        (default: all); the same state may be given for several games. Each state's player
+        count and uncertain-counts setting must be the engine's; its slot kinds are its own."""
+        idx = self._ar if games is None else np.asarray(games, np.int64)
+        if len(states) != len(idx):
+            raise ValueError(f"states: need {len(idx)} states, got {len(states)}")
+        first: dict[int, int] = {}  # each distinct state is read once
+        distinct: list[R.AuditionState] = []
+        for st in states:
+            if id(st) not in first:
+                first[id(st)] = len(distinct)
+                distinct.append(st)
+        copy = np.array([first[id(st)] for st in states], np.int64)
+        for st in distinct:
+            c = st.config
+            if c.num_players != self.n or c.uncertain_counts != self.config.uncertain_counts:
+                raise ValueError(
+                    "states must have this engine's player count and uncertain-counts setting"
+                )
+        self._mask = None
+        deck = np.zeros((len(distinct), self.C), np.int8)
+        removed = np.zeros((len(distinct), R.NUM_REMOVED_UNCERTAIN), np.int8)
+        to_choose = np.zeros((len(distinct), self.n), bool)
+        for k, st in enumerate(distinct):  # ragged: the deck, the removed cards, the queue
+            deck[k, : len(st.deck)] = st.deck[::-1]
+            removed[k, : len(st.removed)] = st.removed
+            to_choose[k, st.final_queue] = True
+        self.deck[idx], self.removed[idx], self.to_choose[idx] = (
+            deck[copy],
+            removed[copy],
+            to_choose[copy],
+        )
+        self.dpos[idx] = 0
+        self.dlen[idx] = np.array([len(st.deck) for st in distinct], np.int64)[copy]
+        for name, attr in _POSITION_FIELDS:
+            getattr(self, name)[idx] = np.array([getattr(st, attr) for st in distinct])[copy]
+        self._write_static(idx)
+
+    def load_hidden(
+        self, games: np.ndarray, decks: np.ndarray, removed: np.ndarray, drawn: np.ndarray
+    ) -> None:
+        """Replace the hidden cards of ``games`` (loaded by :meth:`load_positions`): ``decks``
+        ``(m, k)`` in the rules engine's order (top card last), ``removed`` ``(m, r)``, the
+        drawn cards ``(m,)`` — e.g. samples of :func:`~parlour.envs.audition.determinize.sample_hidden`."""
+        g = np.asarray(games, np.int64)
+        k = decks.shape[1]
+        self._mask = None
+        self.deck[g] = 0
+        self.deck[g, :k] = decks[:, ::-1]
+        self.dpos[g] = 0
+        self.dlen[g] = k
+        self.removed[g] = 0
+        self.removed[g, : removed.shape[1]] = removed
+        self.drawn[g] = drawn
 
     def deal(self, idx: np.ndarray) -> None:
         """Deal the games ``idx`` again from the engine's own generator (vectorized)."""

@@ -18,10 +18,15 @@ The view does not say who emptied the deck or who has already passed in the fina
 order in which slots were taken this round; the two assumptions above are the choices made for
 those (they only change who moves first in simulated futures, never a card count). Everything
 else is copied. The result is a fresh state: the view is never changed and the sampled state
-shares nothing with it.
+shares nothing with it. :func:`determinize_many` samples several worlds of one view (the same
+draws as that many :func:`determinize` calls); :func:`sample_hidden` gives the view's state
+once and only the hidden cards (:class:`Hidden`) of each sample, for searches that load them
+into the batched engine.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -29,22 +34,47 @@ from parlour.envs.audition import rules as R
 from parlour.envs.audition.view import AuditionView
 
 
+@dataclass(frozen=True)
+class Hidden:
+    """One sample of the cards a view hides: the deck (top card last, as the engine keeps it),
+    the variant-2 removed cards, the card being placed (the viewer's own, or a sampled one)."""
+
+    deck: list[int]
+    removed: list[int]
+    drawn: int
+
+
 def determinize(view: AuditionView, rng: np.random.Generator) -> R.AuditionState:
     """A full engine state consistent with ``view``, the hidden cards drawn from ``rng``."""
-    n = view.num_players
-    kinds = [R.SLOT_KINDS.index(s.kind) for s in view.slots]
-    config = R.AuditionConfig(
-        n,
-        action_cards=sum(k != R.K_CONDUCTOR for k in kinds),
-        uncertain_counts=view.num_removed > 0,
-    )
+    return determinize_many(view, rng, 1)[0]
+
+
+def determinize_many(
+    view: AuditionView, rng: np.random.Generator, count: int
+) -> list[R.AuditionState]:
+    """``count`` states consistent with ``view``: the same draws from ``rng`` as ``count`` calls
+    of :func:`determinize`."""
+    base, hidden = sample_hidden(view, rng, count)
+    worlds = []
+    for h in hidden:
+        world = base.clone()
+        world.deck, world.removed, world.drawn = list(h.deck), list(h.removed), h.drawn
+        world._legal = None  # (DRAW depends on the deck: never the base's cached actions)
+        worlds.append(world)
+    return worlds
+
+
+def sample_hidden(
+    view: AuditionView, rng: np.random.Generator, count: int
+) -> tuple[R.AuditionState, list[Hidden]]:
+    """The state of ``view`` with its hidden cards left out (an empty deck), and ``count``
+    samples of them, each one shuffle of the unseen cards: the same draws from ``rng`` as
+    ``count`` calls of :func:`determinize` (a search that loads one state and many decks)."""
     phase = R.PHASES.index(view.phase)
     current = view.current_player if view.current_player >= 0 else 0
     if phase in (R.PH_PASS_LEFT, R.PH_DISCARD_ONE, R.PH_DISCARD_OWN) and current != view.seat:
         raise ValueError("cannot determinize another player's pending CHOOSE (not in the view)")
-
     unseen = [v for v in range(1, R.MAX_NUMBER + 1) for _ in range(view.unseen[v])]
-    rng.shuffle(unseen)
     others_drawn = phase == R.PH_PLACE and current != view.seat
     expected = view.deck_size + view.num_removed + (1 if others_drawn else 0)
     if len(unseen) != expected:
@@ -52,10 +82,25 @@ def determinize(view: AuditionView, rng: np.random.Generator) -> R.AuditionState
             f"view is inconsistent: {len(unseen)} unseen cards, expected {expected} "
             f"(deck {view.deck_size} + removed {view.num_removed} + drawn {int(others_drawn)})"
         )
-    drawn = unseen.pop() if others_drawn else view.drawn
-    removed = unseen[: view.num_removed]
-    deck = unseen[view.num_removed :]
+    hidden = []
+    for _ in range(count):
+        cards = list(unseen)
+        rng.shuffle(cards)
+        drawn = int(cards.pop()) if others_drawn else view.drawn
+        hidden.append(Hidden(cards[view.num_removed :], cards[: view.num_removed], drawn))
+    return _state(view, phase, current), hidden
 
+
+def _state(view: AuditionView, phase: int, current: int) -> R.AuditionState:
+    """The engine state of ``view`` (see the module table) with an empty deck and no removed
+    cards; the drawn card is the viewer's own (else 0)."""
+    n = view.num_players
+    kinds = [R.SLOT_KINDS.index(s.kind) for s in view.slots]
+    config = R.AuditionConfig(
+        n,
+        action_cards=sum(k != R.K_CONDUCTOR for k in kinds),
+        uncertain_counts=view.num_removed > 0,
+    )
     if view.choice and view.current_player == view.seat:
         choice = np.array(view.choice, np.int16)
     else:
@@ -72,8 +117,8 @@ def determinize(view: AuditionView, rng: np.random.Generator) -> R.AuditionState
     state = R.AuditionState(
         config=config,
         slot_kinds=kinds,
-        deck=deck,
-        removed=removed,
+        deck=[],
+        removed=[],
         slots=np.array([s.cards for s in view.slots], np.int16),
         slot_size=[s.size for s in view.slots],
         slot_taken=[s.taken for s in view.slots],
@@ -83,7 +128,7 @@ def determinize(view: AuditionView, rng: np.random.Generator) -> R.AuditionState
         current=current,
         start_player=current,
         phase=phase,
-        drawn=int(drawn),
+        drawn=view.drawn,
         pending_slot=kinds.index(R.K_TAKE_NOW) if phase == R.PH_TAKE_NOW else -1,
         choice=choice,
         final_queue=final_queue,
