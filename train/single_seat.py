@@ -5,7 +5,9 @@ This is what SB3's ``MaskablePPO`` trains on. Per episode (``reset``):
 1. the learner's seat is drawn from the env's own seeded generator (``reset(seed=...)``);
 2. every other seat gets an opponent drawn from the :class:`~parlour.train.opponents.OpponentPool`;
 3. opponents play inside ``reset()``/``step()`` until it is the learner's turn, each acting on
-   **its own** observation, mask and player view (never the learner's).
+   **its own** observation, mask and player view (never the learner's); the observation is
+   encoded only if the agent reads it (:class:`LazyObservation`) and the view is built only for
+   agents that read one (``reads_view``, see :mod:`parlour.agents.base`).
 
 | | |
 |---|---|
@@ -42,7 +44,7 @@ truncated episode (a "time limit" bootstrap) and blur the draw reward.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import gymnasium as gym
@@ -50,6 +52,44 @@ import numpy as np
 
 from parlour.train.games import GameSpec, get_game, make_raw_env
 from parlour.train.opponents import OpponentPool
+
+
+class LazyObservation(Mapping):
+    """An opponent's ``observe(agent)``: the ``action_mask`` at once, the ``observation``
+    encoded on first read (``random`` and the scripted agents read only the mask and the view,
+    so most opponent decisions never pay for an encoding). The same arrays ``observe`` gives."""
+
+    __slots__ = ("_aec", "_agent", "_mask", "_obs")
+
+    def __init__(self, aec: Any, agent: str) -> None:
+        self._aec = aec
+        self._agent = agent
+        self._mask = aec.action_mask(agent)
+        self._obs: np.ndarray | None = None
+
+    def __getitem__(self, key: str) -> np.ndarray:
+        if key == "action_mask":
+            return self._mask
+        if key == "observation":
+            if self._obs is None:
+                self._obs = self._aec.observe(self._agent)["observation"]
+            return self._obs
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(("observation", "action_mask"))
+
+    def __len__(self) -> int:
+        return 2
+
+
+def opponent_action(aec: Any, agent: str, opponent: Any) -> int:
+    """``opponent.act(observation, view)`` for the agent to move in the raw AEC env: the
+    observation lazy (:class:`LazyObservation`, where the env has ``action_mask``), the
+    player view built only for an agent that reads it (``reads_view``, default ``True``)."""
+    obs = LazyObservation(aec, agent) if hasattr(aec, "action_mask") else aec.observe(agent)
+    view = aec.player_view(agent) if getattr(opponent, "reads_view", True) else None
+    return opponent.act(obs, view)
 
 
 class SingleSeatEnv(gym.Env):
@@ -189,16 +229,16 @@ class SingleSeatEnv(gym.Env):
                 self._paid += reward
                 return aec.observe(self.learner), reward, True, False, {}
             agent = aec.agent_selection
-            obs, reward, term, trunc, info = aec.last()
             if agent == self.learner:
+                obs, reward, term, trunc, info = aec.last()
                 if term or trunc:
                     self._mask[:] = False
                 else:
                     self._mask[:] = obs["action_mask"].astype(bool)
                 self._paid += reward
                 return obs, reward, term, trunc, info
-            if term or trunc:
+            if aec.terminations[agent] or aec.truncations[agent]:
                 aec.step(None)
                 continue
-            aec.step(self._opponents[agent].act(obs, aec.player_view(agent)))
+            aec.step(opponent_action(aec, agent, self._opponents[agent]))
         raise RuntimeError(f"the game ended without a last step for the learner {self.learner}")
