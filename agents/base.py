@@ -78,7 +78,12 @@ class MaskedLogitsAgent:
         return logits
 
     def act(self, observation: dict[str, np.ndarray], view: Any = None) -> int:
-        logits = self.logits(observation)
+        return self.choose(self.logits(observation))
+
+    def choose(self, logits: np.ndarray) -> int:
+        """The action for masked logits (``-inf`` on illegal actions; float64): the argmax, or
+        a draw with this agent's generator (what a batched env calls after one forward pass
+        for many games)."""
         if self.deterministic:
             return int(np.argmax(logits))
         p = np.exp(logits - logits.max())

@@ -44,12 +44,13 @@ truncated episode (a "time limit" bootstrap) and blur the draw reward.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Generator, Iterator, Mapping, Sequence
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
 
+from parlour.agents.ppo import PPOAgent
 from parlour.train.games import GameSpec, get_game, make_raw_env
 from parlour.train.opponents import OpponentPool
 
@@ -130,12 +131,36 @@ class SingleSeatEnv(gym.Env):
         self._mask = np.zeros(self.action_space.n, bool)
         self._paid = 0.0
         self._done = True
+        #: yield network opponents' decisions from the ``*_steps`` generators (a batched env)
+        self.defer_policies = False
 
     # -- gymnasium API ----------------------------------------------------------------------
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
+        return self.drive(self.reset_steps(seed=seed, options=options))
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        return self.drive(self.step_steps(action))
+
+    def drive(self, steps: Generator[tuple[str, Any], int, Any]) -> Any:
+        """Run a :meth:`reset_steps` / :meth:`step_steps` generator to its end, answering
+        every deferred opponent decision here (one game, one forward pass each)."""
+        try:
+            request = next(steps)
+            while True:
+                agent, opponent = request
+                request = steps.send(opponent_action(self.aec, agent, opponent))
+        except StopIteration as stop:
+            return stop.value
+
+    def reset_steps(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> Generator[tuple[str, Any], int, tuple[np.ndarray, dict[str, Any]]]:
+        """``reset()`` as a generator: with ``defer_policies`` it yields ``(agent, opponent)``
+        at each decision of a network opponent and is sent its action (what a batched env
+        does for many games with one forward pass); otherwise it yields nothing."""
         super().reset(seed=seed)
         rng = self.np_random
         agents = self.aec.possible_agents
@@ -163,13 +188,16 @@ class SingleSeatEnv(gym.Env):
                 agent.reset(int(rng.integers(2**62)))
                 self.opponent_specs[a] = spec
                 self._opponents[a] = agent
-            obs, _, term, trunc, info = self._advance()
+            obs, _, term, trunc, info = yield from self._advance()
             if not (term or trunc):  # (a game over before the learner's first move is redrawn)
                 break
         self._done = False
         return obs["observation"], {"seat": seat, **info}
 
-    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+    def step_steps(
+        self, action: int
+    ) -> Generator[tuple[str, Any], int, tuple[np.ndarray, float, bool, bool, dict[str, Any]]]:
+        """``step(action)`` as a generator (see :meth:`reset_steps`)."""
         if self._done:
             raise RuntimeError("step() called after the episode ended; call reset() first")
         action = int(action)
@@ -179,7 +207,7 @@ class SingleSeatEnv(gym.Env):
             )
         shaping = self.shaper(self.aec, self.learner, action) if self.shaper else 0.0
         self.aec.step(action)
-        obs, reward, term, trunc, info = self._advance()
+        obs, reward, term, trunc, info = yield from self._advance()
         reward = float(reward) + shaping
         info = dict(info)
         done = bool(term or trunc)
@@ -219,8 +247,13 @@ class SingleSeatEnv(gym.Env):
             return False
         return not (self.aec.terminations[self.learner] or self.aec.truncations[self.learner])
 
-    def _advance(self) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
-        """Let opponents act until the learner must act or its game is over."""
+    def _advance(
+        self,
+    ) -> Generator[
+        tuple[str, Any], int, tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]
+    ]:
+        """Let opponents act until the learner must act or its game is over (network
+        opponents' decisions are yielded when ``defer_policies`` is set)."""
         aec = self.aec
         while aec.agents:
             if self._knocked_out():  # its final reward is known now: the episode ends here
@@ -240,5 +273,10 @@ class SingleSeatEnv(gym.Env):
             if aec.terminations[agent] or aec.truncations[agent]:
                 aec.step(None)
                 continue
-            aec.step(opponent_action(aec, agent, self._opponents[agent]))
+            opponent = self._opponents[agent]
+            if self.defer_policies and isinstance(opponent, PPOAgent):
+                action = yield agent, opponent
+            else:
+                action = opponent_action(aec, agent, opponent)
+            aec.step(action)
         raise RuntimeError(f"the game ended without a last step for the learner {self.learner}")

@@ -18,7 +18,8 @@ What a run does (config keys in :mod:`parlour.train.config`):
    episode, opponents from the :class:`~parlour.train.opponents.OpponentPool`) in a ``SubprocVecEnv``
    (``vec_env: dummy`` runs them in-process), each wrapped in SB3's ``Monitor``; with
    ``vec_env: batched`` the game's batched env (``GameSpec.batched_vec_env``: Audition's
-   :mod:`parlour.train.batched_selfplay`, ``n_envs`` games in one process) when it supports the
+   :mod:`parlour.train.batched_selfplay`, Awkward Guests' :mod:`parlour.train.multi_game`,
+   ``n_envs`` games in one process) when it supports the
    config, else the ``SubprocVecEnv``.
 2. ``MaskablePPO`` (sb3-contrib) learns for ``total_timesteps`` learner steps, with a progress
    bar; SB3's logger writes TensorBoard events and ``progress.csv`` to ``runs/<name>/logs/``

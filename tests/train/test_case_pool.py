@@ -76,3 +76,16 @@ def test_training_envs_prefetch_cases_also_in_subprocess_workers():
         assert prepared[0]["case"].to_json() != prepared[1]["case"].to_json()
     finally:
         venv.close()
+
+
+def test_pool_in_a_child_process_gives_the_same_cases():
+    inline = CasePool("easy", seed=5, background=False)
+    first = [inline.next() for _ in range(6)]
+    child = CasePool("easy", seed=5, prefetch=3, process=True)
+    try:
+        second = [child.next() for _ in range(6)]
+    finally:
+        child.close()
+    assert _keys(first) == _keys(second) and inline.served == child.served
+    with pytest.raises(RuntimeError, match="stopped"):
+        child.next()  # closed: no more cases, and no hang

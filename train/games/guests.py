@@ -530,5 +530,6 @@ SPEC = register_game(
         stats=GUESTS_STATISTICS,
         play_ui=GuestsUI,
         reset_source="parlour.train.case_pool:guests_reset_source",
+        batched_vec_env="parlour.train.multi_game:guests_batched_vec_env",
     )
 )
