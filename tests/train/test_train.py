@@ -225,3 +225,25 @@ def test_net_arch_mapping_gives_the_policy_and_value_networks_their_own_sizes():
         for net in (model.policy.mlp_extractor.policy_net, model.policy.mlp_extractor.value_net)
     ]
     assert linear == [[24], [8, 8]]
+
+
+def test_adam_options_change_speed_not_results():
+    """build_model's multi-tensor Adam step is the per-tensor step bit for bit (on the CPU)."""
+    import torch
+
+    from parlour.train.train import ADAM_OPTIONS
+
+    def trained(**options):
+        torch.manual_seed(0)
+        net = torch.nn.Sequential(torch.nn.Linear(40, 16), torch.nn.Tanh(), torch.nn.Linear(16, 5))
+        opt = torch.optim.Adam(net.parameters(), lr=3e-4, **options)
+        x = torch.randn(32, 40, generator=torch.Generator().manual_seed(1))
+        for _ in range(20):
+            opt.zero_grad()
+            net(x).pow(2).mean().backward()
+            opt.step()
+        return [p.detach() for p in net.parameters()]
+
+    default = trained(eps=ADAM_OPTIONS["eps"], foreach=False)
+    assert ADAM_OPTIONS["foreach"] is True
+    assert all(torch.equal(a, b) for a, b in zip(default, trained(**ADAM_OPTIONS), strict=True))
