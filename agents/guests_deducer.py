@@ -118,6 +118,7 @@ class DeducerAgent:
         self._known_cache: dict[tuple[int, frozenset[int]], Deduction] = {}
         self._teach_cache: dict[tuple[int, frozenset[int], int], float] = {}
         self._by_id: dict[int, Card] = {}
+        self._shares: dict[int, float] = {}
         self._scores_key: bytes | None = None
         self._scores: np.ndarray | None = None
 
@@ -142,6 +143,13 @@ class DeducerAgent:
     def candidates(self, view: Any) -> list[Solution]:
         """The candidate solutions the viewer's notebook allows."""
         return self._sync(view).candidates()
+
+    def _share(self, card: Card) -> float:
+        """:func:`card_exclusion_share` of a card of this game (memo by card id)."""
+        share = self._shares.get(card.id)
+        if share is None:
+            share = self._shares[card.id] = card_exclusion_share(card.facts)
+        return share
 
     def _split_scores(self, ded: Deduction, accomplice_possible: bool) -> np.ndarray:
         """:func:`split_scores` of the candidates left (memo of the last candidate set: the
@@ -251,7 +259,7 @@ class DeducerAgent:
         best, best_ratio = A.NO, math.inf
         for a, h in self._card_actions(view, legal):
             teach = self._teaches(view, h.card, asker)
-            ratio = teach / max(card_exclusion_share(h.card.facts), 1e-9)
+            ratio = teach / max(self._share(h.card), 1e-9)
             if (teach == 0.0 or ratio < TEACH_RATIO) and ratio < best_ratio:
                 best, best_ratio = a, ratio
         return best if best in legal else A.NO
