@@ -9,7 +9,7 @@ ahead of time in a background thread and hands them out in a fixed order:
 |---|---|
 | seeded, reproducible | the case seeds are drawn from ``np.random.default_rng(seed)``; cases are generated and handed out in that order, whatever the timing |
 | unique per run | a case whose content (``Case.to_json()``) was already handed out is skipped (and so is a repeated case seed) |
-| off the critical path | a background thread fills a queue of ``prefetch`` cases; it runs while the env's process would otherwise wait (a ``SubprocVecEnv`` worker during the PPO update, the trainer inside torch, which releases the GIL); ``process=True`` generates in a child process instead (its own core: what the in-process batched training env uses, :mod:`parlour.train.guests_batched`; not possible inside a daemonic ``SubprocVecEnv`` worker); ``background=False`` generates in the caller (the same cases in every mode) |
+| off the critical path | a background thread fills a queue of ``prefetch`` cases; it runs while the env's process would otherwise wait (a ``SubprocVecEnv`` worker during the PPO update, the trainer inside torch, which releases the GIL); ``process=True`` generates in a child process instead (its own core: what the in-process batched training env uses, :mod:`parlour.train.multi_game`; not possible inside a daemonic ``SubprocVecEnv`` worker); ``background=False`` generates in the caller (the same cases in every mode) |
 
 ```python
 pool = CasePool("easy", seed=0)
@@ -142,7 +142,8 @@ class CasePool:
                     ) from None
 
     def close(self) -> None:
-        """Stop the background thread (the pool hands out no more cases)."""
+        """Stop the background thread or process (the pool hands out no more cases: ``next()``
+        raises ``RuntimeError``)."""
         self._closed = True
         if self._thread is not None:
             self._stop.set()

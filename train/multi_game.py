@@ -68,10 +68,11 @@ class MultiGameVecEnv(VecEnv):
             g.defer_policies = True
         first = self.games[0]
         super().__init__(num_envs, first.observation_space, first.action_space)
-        self._env_options = first._env_options
+        self._env_options = first.env_options
         self._case_process = case_process
         self._pool: Any = None
         self._seeds: list[int | None] = [None] * num_envs
+        self._seeded = False
         self._actions = np.zeros(num_envs, np.int64)
 
     # -- the VecEnv API ------------------------------------------------------------------------
@@ -80,11 +81,12 @@ class MultiGameVecEnv(VecEnv):
         if seed is None:
             seed = int(np.random.SeedSequence().generate_state(1)[0])
         self._seeds = [seed + i for i in range(self.num_envs)]
+        self._seeded = True
         self._start_cases(seed)
         return list(self._seeds)
 
     def reset(self) -> np.ndarray:
-        if self._pool is None and self._seeds[0] is None:
+        if not self._seeded:  # (SB3 seeds first; unseeded, the games draw fresh entropy)
             self.seed(None)
         seeds, self._seeds = self._seeds, [None] * self.num_envs
         everyone = list(range(self.num_envs))
@@ -190,8 +192,7 @@ class MultiGameVecEnv(VecEnv):
         )
         pool = self._pool
         for g in self.games:
-            g._reset_source = lambda: {"case": pool.next()}
-            g._prefetch = False
+            g.set_reset_source(lambda: {"case": pool.next()})
 
     def _drive(self, games: list[int], steps: list[Steps]) -> list[Any]:
         """Run the ``*_steps`` generators of ``games`` to their ends together: each round, the

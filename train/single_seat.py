@@ -113,7 +113,8 @@ class SingleSeatEnv(gym.Env):
         env_options, wrapper_options = self.spec.split_options(game_options or {})
         self.aec = make_raw_env(self.spec, players, **env_options)
         self.shaper = self.spec.shaper(**wrapper_options)
-        self._env_options = env_options
+        #: the raw env's options (the game options without the wrapper's training-only ones)
+        self.env_options = env_options
         #: prefetch reset options (``GameSpec.reset_source``), built at the first reset
         self._prefetch = prefetch and self.spec.reset_source is not None
         self._reset_source: Any = None
@@ -168,7 +169,7 @@ class SingleSeatEnv(gym.Env):
             from parlour.train.games import load_object
 
             make_source = load_object(self.spec.reset_source)
-            self._reset_source = make_source(self._env_options, int(rng.integers(2**62)))
+            self._reset_source = make_source(self.env_options, int(rng.integers(2**62)))
             self._prefetch = False
         while True:
             seat = (
@@ -224,6 +225,13 @@ class SingleSeatEnv(gym.Env):
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions as a ``bool`` array (all False once the episode ended)."""
         return self._mask.copy()
+
+    def set_reset_source(self, source: Any) -> None:
+        """Take every reset's prepared options from ``source()`` (a dict, e.g. ``{"case": …}``)
+        instead of the game's own ``reset_source`` (what a multi-game env shares between its
+        games); ``None``: nothing prepared, the env draws its own."""
+        self._reset_source = source
+        self._prefetch = False
 
     def add_snapshot(self, path: str) -> None:
         """Add a saved learner model to this env's opponent pool (called via ``env_method``)."""

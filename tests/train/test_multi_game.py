@@ -126,13 +126,27 @@ def test_same_seed_same_games():
             env.seed(seed)
             first = env.reset()
             runs = _run(env, 60)
-            return [first] + [r[0] for r in runs] + [r[1] for r in runs]
+            again = env.reset()  # (a second reset goes on with the games' own generators)
+            return [first] + [r[0] for r in runs] + [r[1] for r in runs] + [again]
         finally:
             env.close()
 
     a, b, c = trace(1), trace(1), trace(2)
     assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
     assert not all(np.array_equal(x, y) for x, y in zip(a, c, strict=True))
+
+
+def test_fixed_cases_need_no_case_process_and_stay_seeded():
+    def two_resets(seed):
+        env = M.MultiGameVecEnv("guests", 3, 2, {"cases": "classic"}, {"random": 1.0})
+        env.seed(seed)
+        out = [env.reset(), env.reset()]
+        assert env._pool is None  # (classic cases: nothing to generate)
+        env.close()
+        return out
+
+    a, b = two_resets(4), two_resets(4)
+    assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
 
 
 def test_train_uses_the_multi_game_env_for_guests():
