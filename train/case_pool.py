@@ -72,6 +72,9 @@ def _produce(stream: Iterator[tuple[int, Any]], out: queue.Queue, stop: threadin
 def _produce_in_child(
     level: str, deck_size: int, seed: int, out: Any, stop: Any
 ) -> None:  # pragma: no cover - runs in the child process
+    from parlour.train.safe_stop import workers_ignore_interrupts
+
+    workers_ignore_interrupts()  # Ctrl-C is the trainer's to handle (it closes the pool)
     out.cancel_join_thread()  # (on close the queued cases are dropped: never wait to flush them)
     _produce(case_stream(level, deck_size, seed), out, stop)
 
