@@ -124,9 +124,10 @@ def _pending(state: G.GuestsState, seat: int) -> PendingAccusation | None:
 
 @functools.cache
 def _seen_by(n: int, seat: int) -> tuple[tuple[int, ...], ...]:
-    """``table[bits]``: the other seats set in a ``known`` bitmask (one byte: 8 seats)."""
+    """``table[bits]``: the other seats set in a ``known`` bitmask (one bit per seat)."""
     return tuple(
-        tuple(q for q in range(n) if q != seat and bits >> q & 1) for bits in range(1 << 8)
+        tuple(q for q in range(n) if q != seat and bits >> q & 1)
+        for bits in range(1 << G.MAX_PLAYERS)
     )
 
 
