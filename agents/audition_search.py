@@ -15,7 +15,7 @@ candidates and cut rollouts short:
 | ``sims`` | 100 | rollouts per decision, split over the searched actions (at least one world each) |
 | ``rollout`` | ``policy`` | who plays every seat in the rollouts: ``policy`` (the network) or ``greedy`` (``audition.greedy``) |
 | ``top`` | 0 | search only the ``top`` most probable legal actions under the policy (0: all) |
-| ``depth`` | 0 | stop a rollout at the searcher's first decision after ``depth`` decisions and score it with the value head (+ 0.1 · score reward so far); 0: play to the end |
+| ``depth`` | 20 | stop a rollout at the searcher's first decision after ``depth`` decisions and score it with the value head (+ 0.1 · score reward so far); 0: play every rollout to the end |
 | ``sample`` | 0 | 1: rollout moves drawn from the masked policy (the agent's generator); 0: most probable |
 
 Spec: ``audition.search:model=runs/audition_2p/model.zip,sims=100,top=4``. Ties between equally
@@ -50,6 +50,9 @@ from parlour.agents.audition_rollouts import (
 from parlour.envs.audition.determinize import sample_hidden
 
 DEFAULT_SIMS = 100
+#: decisions after which a rollout is cut and scored by the value head (the strongest per second
+#: of those measured at 2 players: docs/agents.md)
+DEFAULT_DEPTH = 20
 ROLLOUTS = ("policy", "greedy")
 #: the model file name inside a run folder
 MODEL_FILE = "model.zip"
@@ -99,7 +102,7 @@ class SearchAgent:
         sims: int = DEFAULT_SIMS,
         rollout: str = "policy",
         top: int = 0,
-        depth: int = 0,
+        depth: int = DEFAULT_DEPTH,
         sample: int = 0,
     ) -> None:
         from parlour.agents.ppo import PPOAgent

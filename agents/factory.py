@@ -75,7 +75,7 @@ def _search(
     depth: str | None = None,
     sample: str | None = None,
 ) -> Agent:
-    from parlour.agents.audition_search import DEFAULT_SIMS, SearchAgent
+    from parlour.agents.audition_search import DEFAULT_DEPTH, DEFAULT_SIMS, SearchAgent
 
     return SearchAgent(
         spec,
@@ -84,7 +84,7 @@ def _search(
         sims=_int_option("sims", sims, DEFAULT_SIMS),
         rollout=rollout if rollout is not None else "policy",
         top=_int_option("top", top, 0),
-        depth=_int_option("depth", depth, 0),
+        depth=_int_option("depth", depth, DEFAULT_DEPTH),
         sample=_int_option("sample", sample, 0),
     )
 

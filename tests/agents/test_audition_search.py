@@ -88,12 +88,12 @@ def _search_game(spec: str, players: int, options: dict, seed: int) -> list[int]
 SEARCH_GAMES = [
     ("sims=4,depth=6", 2, {}),
     ("sims=8,top=3,depth=4", 3, {"action_cards": 3}),
-    ("sims=5,rollout=greedy", 4, {"uncertain_counts": True}),
+    ("sims=5,rollout=greedy,depth=0", 4, {"uncertain_counts": True}),
     ("sims=4,sample=1,top=2,depth=8", 5, {"action_cards": R.ACTION_KINDS[:5]}),
 ]
 SLOW_SEARCH_GAMES = [
-    ("sims=6", 2, {}),
-    ("sims=4,sample=1", 3, {"uncertain_counts": True}),
+    ("sims=6,depth=0", 2, {}),
+    ("sims=4,sample=1,depth=0", 3, {"uncertain_counts": True}),
     ("sims=12,top=4", 6, {"action_cards": 6}),
 ]
 
