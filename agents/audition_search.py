@@ -28,7 +28,11 @@ names ``players``), a game of another player count raises ``ValueError`` (``chec
 a tournament, else on the first decision). A model of another game (observation / action sizes)
 is refused the same way.
 
-Strength and cost: ``docs/agents.md`` (measured against ``audition.expert``).
+Strength and cost (``docs/agents.md``): with the model of ``configs/audition_2p.yaml`` and the
+default options it wins 65.5% of 1000 2-player games against ``audition.expert`` (95% CI
+62.6–68.4%; the model alone: 32.6% on the same deals), at about 0.7 CPU seconds per game in a
+tournament (the lockstep path, :mod:`parlour.train.lockstep_eval`, batches the rollouts of many
+games' decisions into one forward pass per step).
 """
 
 from __future__ import annotations

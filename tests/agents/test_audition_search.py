@@ -164,3 +164,14 @@ def test_search_refuses_a_model_of_another_player_count(tmp_path):
     with pytest.raises(ValueError, match="trained for 3 players"):
         agent.act(obs, view)
     agent.check_fits(raw_env(num_players=3))  # fits
+
+
+def test_search_is_offered_with_each_model_only():
+    from parlour.agents.factory import known_agents, model_agents
+    from parlour.train.web.app import catalog
+
+    assert "audition.search" not in known_agents("audition")
+    assert model_agents("audition") == ["audition.search"] and model_agents("guests") == []
+    agents = {g["name"]: g["agents"] for g in catalog(["m.zip"])}
+    assert "audition.search:model=m.zip" in agents["audition"]
+    assert not any(a.startswith("audition.search") for a in agents["guests"])
