@@ -7,6 +7,7 @@ The repository keeps its top-level folders; the wheel maps them under one namesp
 | ``parlour/`` | ``parlour`` (``__version__``, registration) |
 | ``envs/``, ``agents/``, ``train/``, ``benchmarks/`` | ``parlour.envs``, ``parlour.agents``, … |
 | ``configs/`` | ``parlour.configs`` (the shipped YAML configs, as package data) |
+| ``models/`` | ``parlour.models`` (the shipped trained models, their cards and index, as package data) |
 | ``parlour.pth`` | ``site-packages/parlour.pth``: imports ``parlour`` at start-up (registration) |
 """
 
@@ -26,6 +27,7 @@ PACKAGE_DIRS: dict[str, str] = {
     "parlour.train": "train",
     "parlour.benchmarks": "benchmarks",
     "parlour.configs": "configs",
+    "parlour.models": "models",
 }
 PTH_FILE = "parlour.pth"
 

@@ -11,6 +11,7 @@ and is built from a spec string with :func:`parlour.agents.factory.make_agent`:
 | ``audition.search:model=PATH[,...]`` | the same search with rollouts by a trained PPO policy, cut by its value head (``docs/agents.md``) |
 | ``guests.deducer[:p=P]`` | Awkward Guests: deduction-engine candidate tracking; accuses when one candidate is left (or one has probability ≥ P) |
 | ``ppo:PATH[:sample]`` | a trained MaskablePPO model, acting with the mask |
+| ``ppo:NAME[:sample]`` | a model shipped with parlour (:mod:`parlour.models`), at its own game and player count only |
 
 Measured strength (Audition, 2 players; ``parlour eval``: seats rotated, paired deals; the win
 rate of the first agent with its Wilson 95% interval; a shared win counts 1/|W|):

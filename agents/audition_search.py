@@ -11,7 +11,7 @@ candidates and cut rollouts short:
 
 | option | default | meaning |
 |---|---|---|
-| ``model`` | (required) | a MaskablePPO ``model.zip`` (``ppo:`` prefix optional), or a run folder holding one |
+| ``model`` | (required) | a shipped model's short name (``audition-2p``; ``parlour models``), a MaskablePPO ``model.zip`` (``ppo:`` prefix optional), or a run folder holding one |
 | ``sims`` | 100 | rollouts per decision, split over the searched actions (at least one world each) |
 | ``rollout`` | ``policy`` | who plays every seat in the rollouts: ``policy`` (the network) or ``greedy`` (``audition.greedy``) |
 | ``top`` | 0 | search only the ``top`` most probable legal actions under the policy (0: all) |
@@ -23,8 +23,8 @@ valued actions go to the one the policy prefers. A decision with one candidate l
 once. Deterministic under the agent's seed.
 
 Player count: the observation has one size for every table, so a model does not say which
-player count it was trained for; when the model file sits in a run folder (its ``config.yaml``
-names ``players``), a game of another player count raises ``ValueError`` (``check_fits`` before
+player count it was trained for; when the model is a shipped one, or its file sits in a run
+folder (its ``config.yaml`` names ``players``), a game of another player count raises ``ValueError`` (``check_fits`` before
 a tournament, else on the first decision). A model of another game (observation / action sizes)
 is refused the same way.
 
@@ -67,6 +67,11 @@ def resolve_model(model: str | None) -> str:
     if not model:
         raise ValueError("audition.search: option model=PATH is required (a PPO model.zip)")
     path = model.removeprefix("ppo:")
+    from parlour.models import lookup
+
+    shipped = lookup(path)  # a shipped model's short name (parlour models lists them)
+    if shipped is not None:
+        return str(shipped.path)
     if os.path.isdir(path):
         path = os.path.join(path, MODEL_FILE)
     if not os.path.isfile(path):
@@ -75,7 +80,13 @@ def resolve_model(model: str | None) -> str:
 
 
 def trained_players(model_path: str) -> int | None:
-    """The player count of the run that saved ``model_path`` (its folder's ``config.yaml``)."""
+    """The player count of the run that saved ``model_path`` (its folder's ``config.yaml``), or
+    of the shipped model it is."""
+    from parlour.models import read_index
+
+    for m in read_index():
+        if m.path.resolve() == Path(model_path).resolve():
+            return m.players
     config = Path(model_path).parent / "config.yaml"
     if not config.is_file():
         return None
@@ -141,8 +152,12 @@ class SearchAgent:
         if self.players is not None and self.players != n:
             raise ValueError(
                 f"{self.spec}: the model was trained for {self.players} players "
-                f"({Path(self.path).parent / 'config.yaml'}), this game has {n}"
+                f"({self._players_source()}), this game has {n}"
             )
+
+    def _players_source(self) -> str:
+        config = Path(self.path).parent / "config.yaml"
+        return str(config) if config.is_file() else f"the shipped model {self.path}"
 
     def candidates(self, observation: dict[str, np.ndarray], legal: list[int]) -> list[int]:
         """The legal actions to search, most probable under the policy first (``top`` of them)."""

@@ -11,6 +11,10 @@ An agent is built from a spec string (:func:`parlour.agents.factory.make_agent`)
 the agent's own seat and ``view`` is ``env.unwrapped.player_view(agent_id)`` (a structured,
 read-only view of what that player may know). Scripted agents read the view; learned agents read
 the observation. Neither ever sees more than its player may know.
+
+An agent whose ``act`` never reads ``view`` says so with the class attribute ``reads_view =
+False`` (``random``, ``ppo:``, ``rllib:``): the training env then passes ``view=None`` and
+skips building it. Agents without the attribute are given the view.
 """
 
 from __future__ import annotations
@@ -49,6 +53,8 @@ class MaskedLogitsAgent:
 
     #: the spec prefix named in errors (``ppo``, ``rllib``)
     kind = "model"
+    #: acts on the observation alone (see the module docstring)
+    reads_view = False
 
     def __init__(self, spec: str, path: str, seed: int | None, deterministic: bool) -> None:
         self.spec = spec
@@ -72,7 +78,12 @@ class MaskedLogitsAgent:
         return logits
 
     def act(self, observation: dict[str, np.ndarray], view: Any = None) -> int:
-        logits = self.logits(observation)
+        return self.choose(self.logits(observation))
+
+    def choose(self, logits: np.ndarray) -> int:
+        """The action for masked logits (``-inf`` on illegal actions; float64): the argmax, or
+        a draw with this agent's generator (what a batched env calls after one forward pass
+        for many games)."""
         if self.deterministic:
             return int(np.argmax(logits))
         p = np.exp(logits - logits.max())

@@ -8,7 +8,8 @@
 | ``audition.search`` | audition | determinized search with rollouts by a trained PPO policy (:mod:`parlour.agents.audition_search`); options ``model=PATH`` (required), ``sims=N``, ``rollout=policy`` or ``greedy``, ``top=K``, ``depth=D``, ``sample=0`` or ``1`` |
 | ``guests.deducer`` | guests | deduction-engine baseline (:mod:`parlour.agents.guests_deducer`); option ``p=P`` accuses once a candidate has probability ≥ P |
 | ``ppo:PATH`` | any | a trained MaskablePPO model, most probable legal action (:mod:`parlour.agents.ppo`) |
-| ``ppo:PATH:sample`` | any | the same, sampling from the masked policy |
+| ``ppo:NAME`` | its own | a model shipped with parlour, by short name (``ppo:audition-2p``; ``parlour models`` lists them, :mod:`parlour.models`); refused for another game or player count |
+| ``ppo:PATH:sample`` | any | the same, sampling from the masked policy (also ``ppo:NAME:sample``) |
 | ``rllib:PATH[:sample]`` | any | a policy trained with ``backend: rllib`` (``runs/NAME/checkpoint``), loaded without Ray (:mod:`parlour.agents.rllib_agent`) |
 
 A game plug-in adds its own scripted agents (``GameSpec.agents``: spec name →
@@ -142,8 +143,11 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name, options
 
 
-def make_agent(spec: str, game: GameSpec | str, seed: int | None = None) -> Agent:
-    """The agent named by ``spec`` for ``game`` (see the module table)."""
+def make_agent(
+    spec: str, game: GameSpec | str, seed: int | None = None, players: int | None = None
+) -> Agent:
+    """The agent named by ``spec`` for ``game`` (see the module table); ``players``, when
+    known, lets a shipped model (``ppo:NAME``) refuse a table of another size at once."""
     from parlour.train.games import get_game, load_object
 
     game = get_game(game)
@@ -158,7 +162,12 @@ def make_agent(spec: str, game: GameSpec | str, seed: int | None = None) -> Agen
             path = path[: -len(":sample")]
         if not path:
             raise ValueError("agent spec 'ppo:PATH' needs the path of a saved model")
-        return PPOAgent(spec, path, seed=seed, deterministic=not sample)
+        from parlour.models import check_model_fits, lookup
+
+        shipped = lookup(path)
+        if shipped is not None:
+            check_model_fits(shipped, game.name, players, spec)
+        return PPOAgent(spec, path, seed=seed, deterministic=not sample, shipped=shipped)
     if spec.startswith("rllib:"):
         from parlour.agents.rllib_agent import RLlibAgent
 
@@ -174,7 +183,7 @@ def make_agent(spec: str, game: GameSpec | str, seed: int | None = None) -> Agen
         if games is not None and game.name not in games:
             raise ValueError(f"agent {name!r} plays {', '.join(games)}, not {game.name!r}")
     else:
-        known = ", ".join([*KNOWN_SPECS, *game.agents])
+        known = ", ".join([*KNOWN_SPECS, *game.agents, *shipped_specs(game.name)])
         raise ValueError(f"unknown agent {spec!r}; known agents: {known}")
     try:
         return builder(spec, seed, **options)
@@ -183,6 +192,17 @@ def make_agent(spec: str, game: GameSpec | str, seed: int | None = None) -> Agen
             f"agent {name!r} does not take options {sorted(options)}; known agents: "
             f"{', '.join([*KNOWN_SPECS, *game.agents])}"
         ) from None
+
+
+def shipped_specs(game: str, players: int | None = None) -> list[str]:
+    """``ppo:NAME`` of every shipped model of ``game`` (and ``players``, when given)."""
+    from parlour.models import read_index
+
+    return [
+        f"ppo:{m.name}"
+        for m in read_index()
+        if m.game == game and (players is None or m.players == players)
+    ]
 
 
 def check_agents_fit(agents: Any, env: Any) -> None:

@@ -43,6 +43,8 @@ from parlour.envs.awkward_guests.game import accusation_actions
 REPEAT_PENALTY = 0.05
 #: offer a card the asker may not have seen when it teaches less than this share of its value
 TEACH_RATIO = 0.5
+#: per-game memo of what a card would teach a seat (cleared when it grows past this)
+TEACH_CACHE_SIZE = 4096
 
 _ACCUSE_STEP = {
     "murderer": 0,
@@ -109,7 +111,16 @@ class DeducerAgent:
         self._level: str | None = None
         self._target: Solution | None = None
         self._asked: dict[int, int] = {}
+        self._forget_game()
+
+    def _forget_game(self) -> None:
+        """Drop the per-game memos (pure functions of what the game showed so far)."""
         self._known_cache: dict[tuple[int, frozenset[int]], Deduction] = {}
+        self._teach_cache: dict[tuple[int, frozenset[int], int], float] = {}
+        self._by_id: dict[int, Card] = {}
+        self._shares: dict[int, float] = {}
+        self._scores_key: bytes | None = None
+        self._scores: np.ndarray | None = None
 
     # -- knowledge ------------------------------------------------------------------------------
 
@@ -122,9 +133,10 @@ class DeducerAgent:
             self._level = view.level
             self._target = None
             self._asked = {}
-            self._known_cache = {}
+            self._forget_game()
         for card in view.notebook[self._noted :]:
             self._ded.add_facts(card.facts, validate=False)
+            self._by_id[card.id] = card
         self._noted = len(view.notebook)
         return self._ded
 
@@ -132,15 +144,39 @@ class DeducerAgent:
         """The candidate solutions the viewer's notebook allows."""
         return self._sync(view).candidates()
 
+    def _share(self, card: Card) -> float:
+        """:func:`card_exclusion_share` of a card of this game (memo by card id)."""
+        share = self._shares.get(card.id)
+        if share is None:
+            share = self._shares[card.id] = card_exclusion_share(card.facts)
+        return share
+
+    def _split_scores(self, ded: Deduction, accomplice_possible: bool) -> np.ndarray:
+        """:func:`split_scores` of the candidates left (memo of the last candidate set: the
+        decisions of one inquiry, and the answers to its bids, share it)."""
+        mask = ded.candidate_mask()
+        key = mask.tobytes()
+        if key != self._scores_key or self._scores is None:
+            self._scores = split_scores(mask, accomplice_possible)
+            self._scores_key = key
+        return self._scores
+
+    def _known_key(self, view: Any, seat: int) -> tuple[int, frozenset[int]]:
+        """The cards the deducer knows ``seat`` has seen: revealed cards in its notebook and
+        hand cards ``seat`` saw."""
+        by_id = self._by_id  # (the notebook's cards by id, kept by _sync)
+        ids = {cid for cid in view.revealed if cid in by_id}
+        ids |= {h.id for h in view.hand if seat in h.seen_by}
+        return seat, frozenset(ids)
+
     def _known_to(self, view: Any, seat: int) -> Deduction | None:
         """What the deducer knows ``seat`` has seen (revealed cards, hand cards it saw), as a
         deduction state; ``None`` for the solo deck (it learns nothing)."""
         if seat < 0:
             return None
-        by_id = {c.id: c for c in view.notebook}
-        ids = {cid for cid in view.revealed if cid in by_id}
-        ids |= {h.id for h in view.hand if seat in h.seen_by}
-        key = (seat, frozenset(ids))
+        key = self._known_key(view, seat)
+        by_id = self._by_id
+        ids = key[1]
         ded = self._known_cache.get(key)
         if ded is None:
             ded = Deduction(view.accomplice_possible)
@@ -153,8 +189,18 @@ class DeducerAgent:
 
     def _teaches(self, view: Any, card: Card, seat: int) -> float:
         """Share of ``seat``'s known candidates that ``card`` would rule out (0: nothing new)."""
-        if card.id in view.revealed:
+        if card.id in view.revealed or seat < 0:  # (the solo deck learns nothing)
             return 0.0
+        key = (*self._known_key(view, seat), card.id)
+        teach = self._teach_cache.get(key)
+        if teach is None:
+            teach = self._teach_share(view, card, seat)
+            if len(self._teach_cache) > TEACH_CACHE_SIZE:
+                self._teach_cache.clear()
+            self._teach_cache[key] = teach
+        return teach
+
+    def _teach_share(self, view: Any, card: Card, seat: int) -> float:
         known = self._known_to(view, seat)  # (a card ``seat`` has seen is in it: teaches 0)
         if known is None:
             return 0.0
@@ -190,7 +236,7 @@ class DeducerAgent:
         raise ValueError(f"guests.deducer: unknown decision {decision!r}")  # pragma: no cover
 
     def _inquiry(self, view: Any, ded: Deduction, legal: tuple[int, ...]) -> int:
-        scores = split_scores(ded.candidate_mask(), view.accomplice_possible)
+        scores = self._split_scores(ded, view.accomplice_possible)
         best, best_score = legal[0], -math.inf
         for a in legal:
             r = a - A.REF_0
@@ -213,7 +259,7 @@ class DeducerAgent:
         best, best_ratio = A.NO, math.inf
         for a, h in self._card_actions(view, legal):
             teach = self._teaches(view, h.card, asker)
-            ratio = teach / max(card_exclusion_share(h.card.facts), 1e-9)
+            ratio = teach / max(self._share(h.card), 1e-9)
             if (teach == 0.0 or ratio < TEACH_RATIO) and ratio < best_ratio:
                 best, best_ratio = a, ratio
         return best if best in legal else A.NO
@@ -221,7 +267,7 @@ class DeducerAgent:
     def _answer(self, view: Any, ded: Deduction, legal: tuple[int, ...]) -> int:
         if A.YES not in legal or ded.count() <= 1:
             return A.NO
-        scores = split_scores(ded.candidate_mask(), view.accomplice_possible)
+        scores = self._split_scores(ded, view.accomplice_possible)
         open_refs = any(scores[A.REFERENCES.index(r)] > 0 for r in view.asked)
         return A.YES if open_refs else A.NO
 

@@ -1,5 +1,9 @@
 """``ppo:PATH``: a trained ``MaskablePPO`` model (sb3-contrib) playing one seat.
 
+``PATH`` is a model file, or the short name of a model shipped with parlour (``ppo:audition-2p``,
+:mod:`parlour.models`; ``parlour models`` lists them): an existing file wins. A shipped model
+knows its game and player count and refuses any other (:meth:`PPOAgent.check_fits`).
+
 It reads only ``observation`` (the flat vector and the action mask) and always acts with the
 mask: illegal logits are set to ``-inf`` before the choice, so it never returns an illegal
 action. By default it plays the most probable legal action (``deterministic``); with
@@ -17,11 +21,14 @@ from __future__ import annotations
 
 import os
 from collections import OrderedDict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from parlour.agents.base import MaskedLogitsAgent
+
+if TYPE_CHECKING:
+    from parlour.models import ShippedModel
 
 #: loaded policies kept per process (least recently used dropped first): a long run's snapshots
 #: and periodic evaluations each add a path, and an agent holds its own policy anyway
@@ -40,18 +47,20 @@ def load_model(path: str | os.PathLike, **kwargs: Any) -> Any:
 
 
 def load_policy(path: str) -> Any:
-    """The policy network of a saved MaskablePPO model (cached per path and mtime)."""
+    """The policy network of a saved MaskablePPO model (cached per path and mtime); ``path`` may
+    be a shipped model's name (:func:`parlour.models.resolve_model_path`)."""
+    from parlour.models import resolve_model_path
+
+    path = resolve_model_path(path)
     if not os.path.isfile(path):
         if os.path.isdir(path):
             raise FileNotFoundError(f"ppo: {path!r} is a folder, not a model file")
         raise FileNotFoundError(f"ppo: no model file at {path!r}")
-    import torch
 
     key = (os.path.abspath(path), os.path.getmtime(path))
     if key in _CACHE:
         _CACHE.move_to_end(key)
         return _CACHE[key]
-    torch.set_num_threads(1)
     try:
         model = load_model(path, device="cpu")
     except Exception as exc:  # a truncated / corrupt / foreign zip raises many kinds
@@ -69,13 +78,26 @@ class PPOAgent(MaskedLogitsAgent):
     kind = "ppo"
 
     def __init__(
-        self, spec: str, path: str, seed: int | None = None, deterministic: bool = True
+        self,
+        spec: str,
+        path: str,
+        seed: int | None = None,
+        deterministic: bool = True,
+        shipped: ShippedModel | None = None,
     ) -> None:
         super().__init__(spec, path, seed, deterministic)
-        self.policy = load_policy(path)
+        #: the shipped model ``path`` names (None: a model file)
+        self.shipped = shipped
+        self.policy = load_policy(path if shipped is None else str(shipped.path))
 
     def check_fits(self, env: Any) -> None:
-        """``ValueError`` unless the model's observation and action sizes are ``env``'s."""
+        """``ValueError`` unless the model's observation and action sizes are ``env``'s (and,
+        for a shipped model, its player count)."""
+        if self.shipped is not None and len(env.possible_agents) != self.shipped.players:
+            raise ValueError(
+                f"{self.spec} is a model of {self.shipped.describe()}; this table has "
+                f"{len(env.possible_agents)} players (parlour models lists the shipped models)"
+            )
         agent = env.possible_agents[0]
         obs = tuple(env.observation_space(agent)["observation"].shape)
         actions = int(env.action_space(agent).n)

@@ -16,6 +16,9 @@ from parlour.agents.base import legal_from_mask
 class RandomAgent:
     """Uniform random legal play."""
 
+    #: reads only the mask (see :mod:`parlour.agents.base`)
+    reads_view = False
+
     def __init__(self, spec: str = "random", seed: int | None = None) -> None:
         self.spec = spec
         self.rng = np.random.default_rng(seed)

@@ -68,13 +68,18 @@ def peers() -> dict[str, Callable[[], Any]]:
         "texas_holdem_v4",
         "hanabi_v5",
     ):
-        try:
+        try:  # (some import without their engine and fail in the constructor: build one)
             module = importlib.import_module(f"pettingzoo.classic.{name}")
-        except Exception as exc:  # pygame / rlcard / open_spiel missing: the bench extra
+            module.env().close()
+        except Exception as exc:  # pygame / rlcard / hanabi missing: the bench extra
             print(f"peer {name} unavailable (install the bench extra): {exc}")
             continue
         out[name] = module.env
     return out
+
+
+#: Awkward Guests player counts measured (every one the game has: issue 16's target is each)
+GUESTS_PLAYERS = tuple(range(1, 9))
 
 
 def ours() -> dict[str, Callable[[], Any]]:
@@ -97,7 +102,7 @@ def ours() -> dict[str, Callable[[], Any]]:
         from parlour.envs import awkward_guests_v1
     except ImportError:
         return out
-    for n in (1, 2, 4, 8):
+    for n in GUESTS_PLAYERS:
         for level in ("easy", "expert"):
             out[f"awkward_guests_v1 {n}p {level}"] = lambda n=n, level=level: awkward_guests_v1.env(
                 num_players=n, level=level

@@ -2,11 +2,11 @@
 
 | section | ours | peer (same run) | target |
 |---|---|---|---|
-| AEC steps/s, masked random play through ``env()`` | ``audition_v1`` 2/4/6p ± variants; ``awkward_guests_v1`` 1/2/4/8p easy/expert, also with the ``reset()`` time left out ("resets excluded") | ``tictactoe_v3`` (Audition), ``hanabi_v5`` (Awkward Guests; also resets excluded); ``connect_four_v3``, ``leduc_holdem_v4``, ``texas_holdem_v4`` listed | ≥ 2× tictactoe; ≥ hanabi |
+| AEC steps/s, masked random play through ``env()`` | ``audition_v1`` 2/4/6p ± variants; ``awkward_guests_v1`` 1–8p easy/expert, also with the ``reset()`` time left out ("resets excluded") | ``tictactoe_v3`` (Audition), ``hanabi_v5`` (Awkward Guests; also resets excluded); ``connect_four_v3``, ``leduc_holdem_v4``, ``texas_holdem_v4`` listed | ≥ 2× tictactoe; ≥ hanabi |
 | batched steps/s (masks + observations, batch 4,096) | :mod:`parlour.benchmarks.batched_throughput` | ``audition_v1`` AEC env, OpenSpiel C++ ``kuhn_poker`` | ≥ 10× the AEC env, ≥ 2× ``kuhn_poker`` |
 | engine steps/s (legal actions + apply) | Audition engine | OpenSpiel ``python_kuhn_poker``, ``python_liars_poker`` (C++ ``kuhn_poker``, ``leduc_poker`` listed) | ≥ the Python games |
 | Awkward Guests case engine | generation per level (median/p95), add one card, solve 70 cards, ``reset()`` | — | < 50 ms, < 1 ms, < 50 ms |
-| training steps/s | MaskablePPO on Audition 2p | MaskablePPO on ``connect_four_v3``, same settings | ≥ connect four |
+| training steps/s | MaskablePPO on Audition 2p; Awkward Guests 2p easy per-game (``guests_2p_easy``) and batched (``guests_2p_easy_batched``) | MaskablePPO on ``connect_four_v3``, same settings (Audition); the per-game run (Guests batched) | ≥ connect four; Guests ≥ 5× the per-game run (issue 16) |
 | peak memory | one env process (Audition 6p, Awkward Guests 8p); a 2-process training run (train section) | ``tictactoe_v3`` env process | — |
 
 Every rate is the median of ``repeats`` interleaved timed blocks (so machine noise hits ours and

@@ -1,4 +1,5 @@
-"""Training throughput: MaskablePPO env steps/s on Audition 2p beside connect-four, same run.
+"""Training throughput: MaskablePPO env steps/s on Audition 2p beside connect-four, and on
+Awkward Guests 2p easy per-game beside batched, same run.
 
 The peer is PettingZoo's connect-four MaskablePPO tutorial setup (``connect_four_v3`` behind the
 tutorial's ``SB3ActionMaskWrapper`` + sb3-contrib ``ActionMasker``: one env, the one policy
@@ -7,7 +8,10 @@ hyper-parameters). Ours runs the same MaskablePPO settings on
 :class:`parlour.train.single_seat.SingleSeatEnv` (Audition 2p, learner seat random per episode, a
 ``random`` opponent played inside ``step()``), so the only difference is the environment. A
 third figure is our shipped training setup (``configs/audition_2p.yaml``'s PPO settings and
-opponents, ``n_envs`` in ``SubprocVecEnv``) for reference.
+opponents, ``n_envs`` in ``SubprocVecEnv``) for reference. Awkward Guests 2p easy is measured
+with ``guests_2p_easy`` (2 ``SubprocVecEnv`` games) and ``guests_2p_easy_batched`` (the same
+recipe on 64 in-process games, :mod:`parlour.train.multi_game`), each after one untimed rollout
+and update (worker start-up, the case pool's first cases); the ratio is batched / per-game.
 
 "env steps" are the steps SB3 counts (``model.num_timesteps``): learner decisions for ours, every
 move of both sides for connect-four. Figures are medians over ``--repeats`` runs of ``--steps``
@@ -87,20 +91,61 @@ def tutorial_steps_per_second(make_env: Callable[[int], Any], steps: int, seed: 
     return model.num_timesteps / (time.perf_counter() - t0)
 
 
-def shipped_config_steps_per_second(steps: int, seed: int, config: str) -> float:
-    """SB3 env steps/s of our training setup (``config``'s PPO settings and vec env)."""
+def shipped_config_steps_per_second(
+    steps: int, seed: int, config: str, warmup: bool = False
+) -> float:
+    """SB3 env steps/s of our training setup (``config``'s PPO settings and vec env);
+    ``warmup``: one rollout and update first, not timed (worker start-up, the first cases)."""
+    import torch
+
     from parlour.train.config import load_config
-    from parlour.train.train import build_model, make_vec_env
+    from parlour.train.train import build_model, frozen_heap, make_vec_env
 
     cfg = load_config(config)
     cfg.seed = seed
+    torch.set_num_threads(cfg.torch_threads)  # as parlour train does
     venv = make_vec_env(cfg)
     model = build_model(cfg, venv)
+    if warmup:
+        model.learn(total_timesteps=cfg.ppo.n_steps * cfg.n_envs)
+    rollout = cfg.n_envs * cfg.ppo.n_steps  # (at least three whole rollouts and updates)
+    start = model.num_timesteps
     t0 = time.perf_counter()
-    model.learn(total_timesteps=steps)
-    rate = model.num_timesteps / (time.perf_counter() - t0)
+    with frozen_heap():  # (as parlour train runs model.learn)
+        model.learn(total_timesteps=max(steps, 3 * rollout), reset_num_timesteps=False)
+    rate = (model.num_timesteps - start) / (time.perf_counter() - t0)
     venv.close()
+    torch.set_num_threads(1)
     return rate
+
+
+#: Awkward Guests 2p easy: the per-game recipe and the same recipe on the multi-game env
+GUESTS_CONFIGS = ("guests_2p_easy", "guests_2p_easy_batched")
+
+
+def guests_figures(steps: int, median: Callable[[Callable[[int], float]], float]) -> list[dict]:
+    """Awkward Guests 2p easy: the per-game recipe, and the batched one with its ratio to it."""
+    per_game, batched = GUESTS_CONFIGS
+    g_rate = median(lambda s: shipped_config_steps_per_second(steps, s, per_game, warmup=True))
+    b_rate = median(lambda s: shipped_config_steps_per_second(steps, s, batched, warmup=True))
+    return [
+        {
+            "name": f"MaskablePPO train steps/s, guests 2p easy ({per_game}, after a warm-up)",
+            "value": round(g_rate, 1),
+            "unit": "env steps/s",
+            "peer": None,
+            "peer_value": None,
+            "ratio": None,
+        },
+        {
+            "name": f"MaskablePPO train steps/s, guests 2p easy ({batched}, after a warm-up)",
+            "value": round(b_rate, 1),
+            "unit": "env steps/s",
+            "peer": per_game,
+            "peer_value": round(g_rate, 1),
+            "ratio": round(b_rate / g_rate, 3),
+        },
+    ]
 
 
 def figures(
@@ -109,21 +154,35 @@ def figures(
     repeats: int | None = None,
     config: str = "configs/audition_2p.yaml",
 ) -> list[dict[str, Any]]:
-    """The figures in ``parlour bench``'s format (``quick``: 2048 steps, one repeat)."""
+    """The figures in ``parlour bench``'s format (``quick``: 2048 steps, one repeat).
+
+    The peer runs at one torch thread and, when the shipped config uses more, at that many too:
+    its figure is the faster of the two, so a thread count never favours ours."""
     import torch
 
-    torch.set_num_threads(1)  # as in parlour train (threads thrash on 2 shared cores)
+    from parlour.train.config import load_config
+
+    threads = load_config(config).torch_threads
+    torch.set_num_threads(1)
     steps = steps or (2048 if quick else 8192)
     repeats = repeats or (1 if quick else 3)
 
     def median(fn: Callable[[int], float]) -> float:
         return statistics.median(fn(seed) for seed in range(repeats))
 
-    c4 = median(lambda s: tutorial_steps_per_second(connect_four_tutorial_env, steps, s))
+    def peer(seed: int) -> float:
+        rates = []
+        for n in sorted({1, threads}):
+            torch.set_num_threads(n)
+            rates.append(tutorial_steps_per_second(connect_four_tutorial_env, steps, seed))
+        torch.set_num_threads(1)
+        return max(rates)
+
+    c4 = median(peer)
     ours = median(lambda s: tutorial_steps_per_second(audition_env, steps, s))
     shipped = median(lambda s: shipped_config_steps_per_second(steps, s, config))
     peer = "connect_four_v3 (PettingZoo MaskablePPO tutorial)"
-    return [
+    return guests_figures(steps, median) + [
         {
             "name": "MaskablePPO train steps/s, audition 2p (tutorial settings)",
             "value": round(ours, 1),
@@ -153,7 +212,9 @@ def main(argv: list[str] | None = None) -> int:
     figs = figures(steps=args.steps, repeats=args.repeats, config=args.config)
     print(f"{'figure':<66} {'steps/s':>9} {'peer':>9} {'ratio':>7}")
     for f in figs:
-        print(f"{f['name']:<66} {f['value']:>9.0f} {f['peer_value']:>9.0f} {f['ratio']:>7.2f}")
+        peer = f"{f['peer_value']:>9.0f}" if f["peer_value"] else f"{'-':>9}"
+        ratio = f"{f['ratio']:>7.2f}" if f["ratio"] else f"{'-':>7}"
+        print(f"{f['name']:<66} {f['value']:>9.0f} {peer} {ratio}")
     if args.json:
         with open(args.json, "w") as fh:
             json.dump({"figures": figs}, fh, indent=2)

@@ -20,6 +20,7 @@ it loads no NumPy, Gymnasium or PettingZoo.
 | :mod:`parlour.agents` | scripted and learned agents, built from agent specs (``random``, ``ppo:PATH``, …) |
 | :mod:`parlour.train` | the ``parlour`` command line, training, evaluation, play, the game plug-ins |
 | :mod:`parlour.benchmarks` | throughput figures beside PettingZoo and OpenSpiel peers |
+| :mod:`parlour.models` | the shipped trained models (``ppo:NAME``), their cards and index |
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from parlour._registration import AEC_ENVS, GYMNASIUM_ENVS, install
 __version__ = "0.2.0"
 __all__ = ["AEC_ENVS", "GYMNASIUM_ENVS", "__version__"]
 
-_SUBPACKAGES = ("agents", "benchmarks", "envs", "train")
+_SUBPACKAGES = ("agents", "benchmarks", "envs", "models", "train")
 
 install()
 

@@ -92,3 +92,22 @@ def test_batched_figures_pair_the_batched_engine_with_the_aec_env():
     _check(figs)
     assert figs[0]["peer"] == B.AEC_PEER and figs[0]["value"] > 0
     assert B.batched_rate(2 * 64, batch=64) > 0
+
+
+def test_a_peer_whose_constructor_fails_is_skipped(monkeypatch, capsys):
+    """hanabi_v5 imports without its engine and fails only when built: it is left out."""
+    import types
+
+    def failing_env():
+        raise ImportError("no hanabi engine")
+
+    real = aec_throughput.importlib.import_module
+    monkeypatch.setattr(
+        aec_throughput.importlib,
+        "import_module",
+        lambda name: (
+            types.SimpleNamespace(env=failing_env) if name.endswith("hanabi_v5") else real(name)
+        ),
+    )
+    assert "hanabi_v5" not in aec_throughput.peers()
+    assert "peer hanabi_v5 unavailable" in capsys.readouterr().out

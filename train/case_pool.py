@@ -9,7 +9,7 @@ ahead of time in a background thread and hands them out in a fixed order:
 |---|---|
 | seeded, reproducible | the case seeds are drawn from ``np.random.default_rng(seed)``; cases are generated and handed out in that order, whatever the timing |
 | unique per run | a case whose content (``Case.to_json()``) was already handed out is skipped (and so is a repeated case seed) |
-| off the critical path | a background thread fills a queue of ``prefetch`` cases; it runs while the env's process would otherwise wait (a ``SubprocVecEnv`` worker during the PPO update, the trainer inside torch, which releases the GIL); ``background=False`` generates in the caller instead (the same cases) |
+| off the critical path | a background thread fills a queue of ``prefetch`` cases; it runs while the env's process would otherwise wait (a ``SubprocVecEnv`` worker during the PPO update, the trainer inside torch, which releases the GIL); ``process=True`` generates in a child process instead (its own core: what the in-process batched training env uses, :mod:`parlour.train.multi_game`; not possible inside a daemonic ``SubprocVecEnv`` worker); ``background=False`` generates in the caller (the same cases in every mode) |
 
 ```python
 pool = CasePool("easy", seed=0)
@@ -21,6 +21,7 @@ pool.close()
 from __future__ import annotations
 
 import json
+import multiprocessing
 import queue
 import threading
 from collections.abc import Iterator
@@ -68,6 +69,20 @@ def _produce(stream: Iterator[tuple[int, Any]], out: queue.Queue, stop: threadin
             return
 
 
+def _produce_in_child(
+    level: str, deck_size: int, seed: int, out: Any, stop: Any
+) -> None:  # pragma: no cover - runs in the child process
+    from parlour.train.safe_stop import workers_ignore_interrupts
+
+    workers_ignore_interrupts()  # Ctrl-C is the trainer's to handle (it closes the pool)
+    out.cancel_join_thread()  # (on close the queued cases are dropped: never wait to flush them)
+    _produce(case_stream(level, deck_size, seed), out, stop)
+
+
+#: how long (s) ``close()`` waits for the child process to stop before terminating it
+CHILD_STOP_S = 5.0
+
+
 class CasePool:
     """Freshly generated cases, prefetched in order (see the module docstring)."""
 
@@ -78,6 +93,7 @@ class CasePool:
         seed: int = 0,
         prefetch: int = DEFAULT_PREFETCH,
         background: bool = True,
+        process: bool = False,
     ) -> None:
         from parlour.envs.awkward_guests.env import CaseSource
 
@@ -86,10 +102,21 @@ class CasePool:
             raise ValueError(f"prefetch must be an int >= 1, got {prefetch!r}")
         self.level, self.deck_size, self.seed = level, deck_size, seed
         self.served: list[int] = []  # the case seeds handed out so far
+        self._closed = False
         self._stream = case_stream(level, deck_size, seed)
-        self._thread: threading.Thread | None = None
-        if background:
-            self._queue: queue.Queue = queue.Queue(maxsize=prefetch)
+        self._thread: threading.Thread | multiprocessing.process.BaseProcess | None = None
+        if background and process:
+            ctx = multiprocessing.get_context("forkserver")
+            self._queue = ctx.Queue(maxsize=prefetch)
+            self._stop = ctx.Event()
+            self._thread = ctx.Process(
+                target=_produce_in_child,
+                args=(level, deck_size, seed, self._queue, self._stop),
+                daemon=True,
+            )
+            self._thread.start()
+        elif background:
+            self._queue = queue.Queue(maxsize=prefetch)
             self._stop = threading.Event()
             self._thread = threading.Thread(
                 target=_produce, args=(self._stream, self._queue, self._stop), daemon=True
@@ -98,18 +125,37 @@ class CasePool:
 
     def next(self) -> Any:
         """The next case (blocks only if the background thread has not generated it yet)."""
+        if self._closed:
+            raise RuntimeError("case pool: closed (the background generator stopped)")
         if self._thread is None:
             s, case = next(self._stream)
         else:
-            s, case = self._queue.get()
+            s, case = self._get()
         self.served.append(s)
         return case
 
+    def _get(self) -> tuple[int, Any]:
+        while True:
+            try:
+                return self._queue.get(timeout=STOP_POLL_S)
+            except queue.Empty:
+                if self._thread is None or not self._thread.is_alive():
+                    raise RuntimeError(
+                        "case pool: the background generator stopped (closed, or it failed)"
+                    ) from None
+
     def close(self) -> None:
-        """Stop the background thread (the pool hands out no more cases)."""
+        """Stop the background thread or process (the pool hands out no more cases: ``next()``
+        raises ``RuntimeError``)."""
+        self._closed = True
         if self._thread is not None:
             self._stop.set()
-            self._thread.join()
+            self._thread.join(CHILD_STOP_S)
+            if isinstance(self._thread, multiprocessing.process.BaseProcess):
+                if self._thread.is_alive():  # pragma: no cover - a child stuck in generation
+                    self._thread.terminate()
+                    self._thread.join()
+                self._queue.close()
             self._thread = None
 
     def __del__(self) -> None:

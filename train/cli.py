@@ -9,6 +9,8 @@ lazily so that a missing optional extra (e.g. torch for ``train``) never breaks 
 | ``case`` | ``parlour.envs.awkward_guests.case.cli`` | generate / show / check Awkward Guests cases, level table |
 | ``demo`` | ``parlour.envs.audition.demo`` | play one rendered game between random agents |
 | ``eval`` | ``parlour.train.evaluate`` | tournament between agents: JSON / Markdown / PNG results |
+| ``league`` | ``parlour.train.league`` | every agent against every other: OpenSkill ratings, pairwise win rates |
+| ``models`` | ``parlour.train.shipped`` | list the shipped trained models (``ppo:NAME``), add a run's model to them |
 | ``play`` | ``parlour.train.play`` | play a game in the terminal against agents |
 | ``serve`` | ``parlour.train.serve`` | play against agents and watch replays in the browser |
 | ``train`` | ``parlour.train.train`` | MaskablePPO self-play training from a YAML config |
@@ -38,6 +40,8 @@ SUBCOMMANDS: dict[str, str] = {
     "case": "parlour.envs.awkward_guests.case.cli",
     "demo": "parlour.envs.audition.demo",
     "eval": "parlour.train.evaluate",
+    "league": "parlour.train.league",
+    "models": "parlour.train.shipped",
     "play": "parlour.train.play",
     "serve": "parlour.train.serve",
     "train": "parlour.train.train",

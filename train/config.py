@@ -18,12 +18,13 @@ agent specs and the game options against it.
 | ``seed`` | int | 0 | seeds SB3/torch, the envs and the evaluations |
 | ``total_timesteps`` | int | 200000 | learner steps |
 | ``n_envs`` | int | 2 | parallel envs |
-| ``vec_env`` | ``subproc`` / ``dummy`` / ``batched`` | ``subproc`` | ``SubprocVecEnv`` (one process per env), in-process, or the game's batched env (``n_envs`` games as arrays; ``GameSpec.batched_vec_env``, falling back to ``subproc``) |
+| ``vec_env`` | ``subproc`` / ``dummy`` / ``batched`` | ``subproc`` | ``SubprocVecEnv`` (one process per env), in-process, or the game's batched env (``n_envs`` games in one process: Audition as arrays, Awkward Guests as :mod:`parlour.train.multi_game`; ``GameSpec.batched_vec_env``, falling back to ``subproc``) |
+| ``torch_threads`` | int | 1 | torch threads of the training process: 1 when the envs run in worker processes (more threads thrash against them); 2 pays on 2 free cores when the whole loop runs in one process (``vec_env: batched``) |
 | ``opponents.baselines`` | mapping spec → weight | ``{random: 1}`` | baseline opponents and their weights |
 | ``opponents.snapshot_every`` | int | 0 | learner steps between snapshots added to the pool (0: no self-play) |
 | ``opponents.snapshot_weight`` | float | 0.5 | probability that an opponent seat is a snapshot (once one exists) |
 | ``opponents.max_snapshots`` | int | 5 | snapshots kept (oldest dropped) |
-| ``ppo.*`` | | see :class:`PPOConfig` | MaskablePPO hyper-parameters (``learning_rate_end``: decay the learning rate linearly to this value over the run; null keeps it constant), ``net_arch`` (list of ints), ``activation`` (``tanh``/``relu``), ``features`` (use the game's feature extractor, ``GameSpec.features_extractor``) |
+| ``ppo.*`` | | see :class:`PPOConfig` | MaskablePPO hyper-parameters (``learning_rate_end``: decay the learning rate linearly to this value over the run; null keeps it constant), ``net_arch`` (a list of layer sizes for both networks, or SB3's ``{pi: [...], vf: [...]}``), ``activation`` (``tanh``/``relu``), ``features`` (use the game's feature extractor, ``GameSpec.features_extractor``) |
 | ``eval.every`` | int | 50000 | learner steps between evaluations against ``eval.agents`` |
 | ``eval.games`` | int | 200 | games per periodic evaluation and baseline |
 | ``eval.agents`` | list | the game's cheap baselines | periodic evaluation opponents |
@@ -108,8 +109,9 @@ class PPOConfig:
     vf_coef: float = 0.5
     #: gradient norm clip
     max_grad_norm: float = 0.5
-    #: hidden layer sizes of the policy and value networks ([]: linear heads)
-    net_arch: list[int] = field(default_factory=lambda: [256, 256])
+    #: hidden layer sizes of the policy and value networks ([]: linear heads), or SB3's
+    #: ``{pi: [...], vf: [...]}`` for a different size each
+    net_arch: list[int] | dict[str, list[int]] = field(default_factory=lambda: [256, 256])
     #: hidden activation: tanh or relu
     activation: str = "tanh"
     #: use the game's features extractor and policy (``GameSpec.features_extractor``)
@@ -152,8 +154,10 @@ class TrainConfig:
     total_timesteps: int = 200000
     #: parallel training envs
     n_envs: int = 2
-    #: subproc (one process per env) or dummy (in-process)
+    #: subproc (one process per env), dummy (in-process) or batched (the game's batched env)
     vec_env: str = "subproc"
+    #: torch threads of the training process (the PPO update and the learner's forward passes)
+    torch_threads: int = 1
     #: the opponent pool
     opponents: OpponentsConfig = field(default_factory=OpponentsConfig)
     #: MaskablePPO
@@ -274,6 +278,7 @@ def _validate(cfg: TrainConfig) -> None:
     need(cfg.n_envs >= 1, "n_envs: must be >= 1")
     need(cfg.vec_env in VEC_ENVS, f"vec_env: one of {', '.join(VEC_ENVS)}, got {cfg.vec_env!r}")
     need(cfg.checkpoint_every > 0, "checkpoint_every: must be > 0")
+    need(cfg.torch_threads >= 1, f"torch_threads: must be >= 1, got {cfg.torch_threads}")
     need(
         cfg.init_from is None or cfg.init_from.endswith(".zip"),
         f"init_from: a model .zip path or null, got {cfg.init_from!r}",
@@ -302,7 +307,18 @@ def _validate(cfg: TrainConfig) -> None:
     need(p.ent_coef >= 0 and p.vf_coef >= 0, "ppo.ent_coef, ppo.vf_coef: must be >= 0")
     need(p.max_grad_norm > 0, f"ppo.max_grad_norm: must be > 0, got {p.max_grad_norm}")
     need(p.activation in ("tanh", "relu"), f"ppo.activation: tanh or relu, got {p.activation!r}")
-    need(all(w >= 1 for w in p.net_arch), "ppo.net_arch: layer sizes must be >= 1")
+    if isinstance(p.net_arch, dict):
+        need(
+            sorted(p.net_arch) == ["pi", "vf"],
+            f"ppo.net_arch: a list of layer sizes, or a mapping with the keys pi and vf, "
+            f"got the keys {sorted(p.net_arch)}",
+        )
+        need(
+            cfg.backend == "sb3" or cfg.rllib.net_arch is not None,
+            "ppo.net_arch: {pi, vf} is SB3's form; with backend: rllib set rllib.net_arch",
+        )
+    layers = p.net_arch["pi"] + p.net_arch["vf"] if isinstance(p.net_arch, dict) else p.net_arch
+    need(all(w >= 1 for w in layers), "ppo.net_arch: layer sizes must be >= 1")
     e = cfg.eval
     need(e.every > 0 and e.games > 0 and e.final_games > 0, "eval: every/games must be > 0")
     need(
@@ -321,7 +337,7 @@ def _validate(cfg: TrainConfig) -> None:
     ):
         for s in specs:
             try:
-                make_agent(s, spec)
+                make_agent(s, spec, players=cfg.players)
             except (ValueError, FileNotFoundError) as exc:
                 raise ConfigError(f"{where}: {exc}") from None
     try:  # the game options are checked by building the env once

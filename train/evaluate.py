@@ -9,7 +9,7 @@ parlour eval --game guests --players 1 --agents guests.deducer random --games 20
 |---|---|
 | ``--game`` | a game name (``audition``, ``guests``, a registered plug-in) or ``module:ATTR`` naming a ``GameSpec`` (:mod:`parlour.train.games`) |
 | ``--players`` | seats at the table |
-| ``--agents`` | agent specs (see :mod:`parlour.agents.factory`); fewer kinds than seats fill seats cyclically |
+| ``--agents`` | agent specs (see :mod:`parlour.agents.factory`; ``ppo:NAME`` plays a shipped model, ``parlour models`` lists them); fewer kinds than seats fill seats cyclically |
 | ``--games`` | number of games (rounded up to whole deals: every arrangement on every deal) |
 | ``--option KEY=VALUE`` | a game constructor option, value in YAML (``--option action_cards=2``) |
 | ``--seed`` | first deal seed (deal ``d`` uses ``seed + d``) |

@@ -26,10 +26,16 @@ Type a number, or a move's name (or a unique start of it). Other commands:
 | ``quit`` | leave the game (also end of input) |
 
 Bad input is explained and asked again; it never changes the game. The other seats are played by
-agents built from ``--opponents`` spec strings (``random``, ``ppo:PATH``, the game's scripted
-agents; they fill the other seats cyclically; default: the UI's ``default_opponent``). Their
+agents built from ``--opponents`` spec strings (``random``, ``ppo:PATH``, ``ppo:NAME`` of a
+shipped model, the game's scripted agents; they fill the other seats cyclically). Without
+``--opponents`` they are the strongest shipped model for the game and player count (the
+registry's ``default``, :mod:`parlour.models`; ``parlour models`` lists them) when one is shipped
+whose game options agree with the table's (:func:`options_agree`), else the UI's
+``default_opponent`` (Audition: ``audition.greedy``, Awkward Guests: ``guests.deducer``). Their
 moves are shown as they happen, as an onlooker sees them. ``--option KEY=VALUE`` passes a game
-constructor option (YAML value), as in ``parlour eval``.
+constructor option (YAML value), as in ``parlour eval``; a seated shipped model adds the options
+it was trained with that the table leaves unset (:func:`parlour.models.seat_options`, e.g. the
+observation mode of an Awkward Guests model).
 
 Input is read line by line from standard input, so a session can be scripted
 (``printf '1\\n1\\n...' | parlour play audition``).
@@ -39,6 +45,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import importlib.util
 import pickle
 import sys
 import textwrap
@@ -46,6 +53,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 
 from parlour.agents.factory import check_agents_fit
+from parlour.models import default_model, seat_options
 from parlour.train.cli import game_argument, parse_options
 
 if TYPE_CHECKING:
@@ -75,7 +83,8 @@ class PlayUI:
     A game subclasses it and fills in the abstract methods; the rest have working defaults.
     """
 
-    #: seats when ``--players`` is not given; the agent spec of the other seats by default
+    #: seats when ``--players`` is not given; the agent spec of the other seats by default when
+    #: no shipped model is the default for the table (:func:`default_opponent`)
     default_players: int = 2
     default_opponent: str = "random"
 
@@ -160,6 +169,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(extra_args=True)  # the game's own flags follow (PlayUI.add_arguments)
 
 
+def options_agree(spec: GameSpec, model_options: dict, table_options: dict) -> bool:
+    """Whether a model trained with ``model_options`` fits a table set to ``table_options``:
+    every option the table sets has the model's value (the env's default where it set none)."""
+    defaults = spec.option_defaults()
+    missing = object()
+    return all(
+        model_options.get(key, defaults.get(key, missing)) == value
+        for key, value in table_options.items()
+    )
+
+
+def default_opponent(spec: GameSpec, ui: PlayUI, players: int, options: dict) -> str:
+    """The agent seated when no opponents are named: the registry's default model for this game
+    and player count whose options agree with the table's (:func:`options_agree`), as
+    ``ppo:NAME``; else (or without the ``train`` extra) the UI's ``default_opponent``."""
+    if importlib.util.find_spec("sb3_contrib") is None:
+        return ui.default_opponent
+    model = default_model(spec.name, players, lambda o: options_agree(spec, o, options))
+    return ui.default_opponent if model is None else f"ppo:{model.name}"
+
+
 def parse_game_flags(spec: GameSpec, ui: PlayUI, args: argparse.Namespace) -> None:
     """Parse the game's own flags (``args.extra``, after the generic ones) into ``args``."""
     parser = argparse.ArgumentParser(prog=f"parlour play {spec.name}", add_help=False)
@@ -182,6 +212,8 @@ class Session:
         self.stdin, self.out = stdin, out
         players = args.players or self.ui.default_players
         options = self.ui.env_options(args) | parse_options(getattr(args, "option", None) or [])
+        specs = args.opponents or [default_opponent(self.spec, self.ui, players, options)]
+        options = seat_options(specs, options)
         try:
             self.env = make_raw_env(self.spec, players, render_mode="ansi", **options)
         except TypeError as exc:  # an option the game's env does not take
@@ -192,14 +224,13 @@ class Session:
         if not 0 <= args.seat < n:
             raise ValueError(f"--seat must be in 0..{n - 1}, got {args.seat}")
         self.human = self.env.possible_agents[args.seat]
-        specs = args.opponents or [self.ui.default_opponent]
         self.seed = args.seed
         self.agents = {}
         others = [a for a in self.env.possible_agents if a != self.human]
         for i, agent in enumerate(others):
             spec = specs[i % len(specs)]
             seed = None if args.seed is None else args.seed + 1 + i
-            self.agents[agent] = make_agent(spec, self.spec, seed=seed)
+            self.agents[agent] = make_agent(spec, self.spec, seed=seed, players=n)
             self.agents[agent].reset(seed)
         check_agents_fit(self.agents.values(), self.env)
 

@@ -38,7 +38,8 @@ if TYPE_CHECKING:
     from parlour.train.games import Column, GameSpec
 
 HEADERS = ["agent", "games", "wins", "win rate", "95% CI", "mean score", "mean reward"]
-REPORT_HEADERS = ["opponent", "games", "win rate", "95% CI", "mean reward", "CI vs 50%"]
+#: (the last: where the interval lies against the even share of a seat, 1 / players)
+REPORT_HEADERS = ["opponent", "games", "win rate", "95% CI", "mean reward", "CI vs even share"]
 SOLO_BASE_HEADERS = ["agent", "games", "solve rate", "95% CI", "mean reward"]
 #: terminal width of a table without, and with, the game's extra columns
 NARROW, WIDE = 110, 150
@@ -257,10 +258,17 @@ def report_headers(report: Mapping[str, Any], spec: GameSpec | None = None) -> l
 def report_rows(report: Mapping[str, Any], spec: GameSpec | None = None) -> list[list[str]]:
     """With opponents: one row per opponent, the learner's results against it."""
     columns = _report_columns(report, spec)
+    even = 1.0 / report["players"]
     rows = []
     for opp, s in report["final"].items():
         lo, hi = s["ci95"]
-        verdict = "above 50%" if lo > 0.5 else "below 50%" if hi < 0.5 else "not separated from 50%"
+        verdict = (
+            f"above {_pct(even)}"
+            if lo > even
+            else f"below {_pct(even)}"
+            if hi < even
+            else f"not separated from {_pct(even)}"
+        )
         rows.append(
             [opp, str(s["games"]), _pct(s["win_rate"]), _ci(s["ci95"])]
             + [f"{s['mean_reward']:+.3f}", verdict]
@@ -431,7 +439,7 @@ def print_report(report: Mapping[str, Any], spec: GameSpec | None = None) -> Non
         title=f"{report['name']}: {report['timesteps']} steps, train "
         f"{report['train_wall_time_s']:.0f} s + eval {report['final_eval_wall_time_s']:.0f} s"
     )
-    left = ("opponent", "agent", "CI vs 50%")
+    left = ("opponent", "agent", REPORT_HEADERS[-1])
     for h in report_headers(report, spec):
         table.add_column(h, justify="left" if h in left else "right")
     for row in table_rows(report, spec):

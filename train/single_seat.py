@@ -5,7 +5,9 @@ This is what SB3's ``MaskablePPO`` trains on. Per episode (``reset``):
 1. the learner's seat is drawn from the env's own seeded generator (``reset(seed=...)``);
 2. every other seat gets an opponent drawn from the :class:`~parlour.train.opponents.OpponentPool`;
 3. opponents play inside ``reset()``/``step()`` until it is the learner's turn, each acting on
-   **its own** observation, mask and player view (never the learner's).
+   **its own** observation, mask and player view (never the learner's); the observation is
+   encoded only if the agent reads it (:class:`LazyObservation`) and the view is built only for
+   agents that read one (``reads_view``, see :mod:`parlour.agents.base`).
 
 | | |
 |---|---|
@@ -42,14 +44,53 @@ truncated episode (a "time limit" bootstrap) and blur the draw reward.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Generator, Iterator, Mapping, Sequence
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
 
+from parlour.agents.ppo import PPOAgent
 from parlour.train.games import GameSpec, get_game, make_raw_env
 from parlour.train.opponents import OpponentPool
+
+
+class LazyObservation(Mapping):
+    """An opponent's ``observe(agent)``: the ``action_mask`` at once, the ``observation``
+    encoded on first read (``random`` and the scripted agents read only the mask and the view,
+    so most opponent decisions never pay for an encoding). The same arrays ``observe`` gives."""
+
+    __slots__ = ("_aec", "_agent", "_mask", "_obs")
+
+    def __init__(self, aec: Any, agent: str) -> None:
+        self._aec = aec
+        self._agent = agent
+        self._mask = aec.action_mask(agent)
+        self._obs: np.ndarray | None = None
+
+    def __getitem__(self, key: str) -> np.ndarray:
+        if key == "action_mask":
+            return self._mask
+        if key == "observation":
+            if self._obs is None:
+                self._obs = self._aec.observe(self._agent)["observation"]
+            return self._obs
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(("observation", "action_mask"))
+
+    def __len__(self) -> int:
+        return 2
+
+
+def opponent_action(aec: Any, agent: str, opponent: Any) -> int:
+    """``opponent.act(observation, view)`` for the agent to move in the raw AEC env: the
+    observation lazy (:class:`LazyObservation`, where the env has ``action_mask``), the
+    player view built only for an agent that reads it (``reads_view``, default ``True``)."""
+    obs = LazyObservation(aec, agent) if hasattr(aec, "action_mask") else aec.observe(agent)
+    view = aec.player_view(agent) if getattr(opponent, "reads_view", True) else None
+    return opponent.act(obs, view)
 
 
 class SingleSeatEnv(gym.Env):
@@ -72,7 +113,8 @@ class SingleSeatEnv(gym.Env):
         env_options, wrapper_options = self.spec.split_options(game_options or {})
         self.aec = make_raw_env(self.spec, players, **env_options)
         self.shaper = self.spec.shaper(**wrapper_options)
-        self._env_options = env_options
+        #: the raw env's options (the game options without the wrapper's training-only ones)
+        self.env_options = env_options
         #: prefetch reset options (``GameSpec.reset_source``), built at the first reset
         self._prefetch = prefetch and self.spec.reset_source is not None
         self._reset_source: Any = None
@@ -90,12 +132,36 @@ class SingleSeatEnv(gym.Env):
         self._mask = np.zeros(self.action_space.n, bool)
         self._paid = 0.0
         self._done = True
+        #: yield network opponents' decisions from the ``*_steps`` generators (a batched env)
+        self.defer_policies = False
 
     # -- gymnasium API ----------------------------------------------------------------------
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
+        return self.drive(self.reset_steps(seed=seed, options=options))
+
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        return self.drive(self.step_steps(action))
+
+    def drive(self, steps: Generator[tuple[str, Any], int, Any]) -> Any:
+        """Run a :meth:`reset_steps` / :meth:`step_steps` generator to its end, answering
+        every deferred opponent decision here (one game, one forward pass each)."""
+        try:
+            request = next(steps)
+            while True:
+                agent, opponent = request
+                request = steps.send(opponent_action(self.aec, agent, opponent))
+        except StopIteration as stop:
+            return stop.value
+
+    def reset_steps(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> Generator[tuple[str, Any], int, tuple[np.ndarray, dict[str, Any]]]:
+        """``reset()`` as a generator: with ``defer_policies`` it yields ``(agent, opponent)``
+        at each decision of a network opponent and is sent its action (what a batched env
+        does for many games with one forward pass); otherwise it yields nothing."""
         super().reset(seed=seed)
         rng = self.np_random
         agents = self.aec.possible_agents
@@ -103,7 +169,7 @@ class SingleSeatEnv(gym.Env):
             from parlour.train.games import load_object
 
             make_source = load_object(self.spec.reset_source)
-            self._reset_source = make_source(self._env_options, int(rng.integers(2**62)))
+            self._reset_source = make_source(self.env_options, int(rng.integers(2**62)))
             self._prefetch = False
         while True:
             seat = (
@@ -123,13 +189,16 @@ class SingleSeatEnv(gym.Env):
                 agent.reset(int(rng.integers(2**62)))
                 self.opponent_specs[a] = spec
                 self._opponents[a] = agent
-            obs, _, term, trunc, info = self._advance()
+            obs, _, term, trunc, info = yield from self._advance()
             if not (term or trunc):  # (a game over before the learner's first move is redrawn)
                 break
         self._done = False
         return obs["observation"], {"seat": seat, **info}
 
-    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+    def step_steps(
+        self, action: int
+    ) -> Generator[tuple[str, Any], int, tuple[np.ndarray, float, bool, bool, dict[str, Any]]]:
+        """``step(action)`` as a generator (see :meth:`reset_steps`)."""
         if self._done:
             raise RuntimeError("step() called after the episode ended; call reset() first")
         action = int(action)
@@ -139,7 +208,7 @@ class SingleSeatEnv(gym.Env):
             )
         shaping = self.shaper(self.aec, self.learner, action) if self.shaper else 0.0
         self.aec.step(action)
-        obs, reward, term, trunc, info = self._advance()
+        obs, reward, term, trunc, info = yield from self._advance()
         reward = float(reward) + shaping
         info = dict(info)
         done = bool(term or trunc)
@@ -156,6 +225,13 @@ class SingleSeatEnv(gym.Env):
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions as a ``bool`` array (all False once the episode ended)."""
         return self._mask.copy()
+
+    def set_reset_source(self, source: Any) -> None:
+        """Take every reset's prepared options from ``source()`` (a dict, e.g. ``{"case": …}``)
+        instead of the game's own ``reset_source`` (what a multi-game env shares between its
+        games); ``None``: nothing prepared, the env draws its own."""
+        self._reset_source = source
+        self._prefetch = False
 
     def add_snapshot(self, path: str) -> None:
         """Add a saved learner model to this env's opponent pool (called via ``env_method``)."""
@@ -179,8 +255,13 @@ class SingleSeatEnv(gym.Env):
             return False
         return not (self.aec.terminations[self.learner] or self.aec.truncations[self.learner])
 
-    def _advance(self) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
-        """Let opponents act until the learner must act or its game is over."""
+    def _advance(
+        self,
+    ) -> Generator[
+        tuple[str, Any], int, tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]
+    ]:
+        """Let opponents act until the learner must act or its game is over (network
+        opponents' decisions are yielded when ``defer_policies`` is set)."""
         aec = self.aec
         while aec.agents:
             if self._knocked_out():  # its final reward is known now: the episode ends here
@@ -189,16 +270,21 @@ class SingleSeatEnv(gym.Env):
                 self._paid += reward
                 return aec.observe(self.learner), reward, True, False, {}
             agent = aec.agent_selection
-            obs, reward, term, trunc, info = aec.last()
             if agent == self.learner:
+                obs, reward, term, trunc, info = aec.last()
                 if term or trunc:
                     self._mask[:] = False
                 else:
                     self._mask[:] = obs["action_mask"].astype(bool)
                 self._paid += reward
                 return obs, reward, term, trunc, info
-            if term or trunc:
+            if aec.terminations[agent] or aec.truncations[agent]:
                 aec.step(None)
                 continue
-            aec.step(self._opponents[agent].act(obs, aec.player_view(agent)))
+            opponent = self._opponents[agent]
+            if self.defer_policies and isinstance(opponent, PPOAgent):
+                action = yield agent, opponent
+            else:
+                action = opponent_action(aec, agent, opponent)
+            aec.step(action)
         raise RuntimeError(f"the game ended without a last step for the learner {self.learner}")

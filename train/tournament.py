@@ -35,6 +35,12 @@ The game's statistics come from the env's ``results()`` at the end of each game:
 :attr:`GameRecord.extras`) and ``stats.seat_keys`` (per-agent numbers, in
 :attr:`GameRecord.seat_stats`); a game without statistics (Audition) gets none of these keys.
 
+:func:`play_games` plays the games and returns their records (in deal, then arrangement order);
+it also takes another list of seat arrangements (``parlour league`` plays its pairings' tables
+through it, :mod:`parlour.train.league`). Shipped models among the agents (``ppo:NAME``) bring the
+game options they were trained with for the keys the tournament leaves unset
+(:func:`parlour.models.seat_options`); the result's ``game_options`` are the options played.
+
 Games run in parallel over ``workers`` processes (default: one per core) with a progress bar;
 ``workers=1`` plays in this process. Results are identical for any worker count. A game with a
 ``batched_tournament`` hook (Audition: :mod:`parlour.train.batched_eval`) plays all games at once
@@ -133,16 +139,14 @@ def _init_worker(
     from parlour.agents.factory import make_agent
     from parlour.train.games import make_raw_env
 
-    if any(spec.startswith("ppo:") for spec in specs):
-        import torch
-
-        torch.set_num_threads(1)
     try:
         env = make_raw_env(game, players, **game_options)
     except TypeError as exc:  # an option the game's constructor does not take
         raise ValueError(f"game options {sorted(game_options)}: {exc}") from None
     agents = {
-        (k, s): make_agent(spec, game) for k, spec in enumerate(specs) for s in range(players)
+        (k, s): make_agent(spec, game, players=players)
+        for k, spec in enumerate(specs)
+        for s in range(players)
     }
     check_agents_fit(agents.values(), env)
     _WORKER.update(env=env, agents=agents, seed=seed, stats=game.stats)
@@ -155,6 +159,10 @@ def _init_pool_worker(*init: Any) -> None:
 
     workers_ignore_interrupts()
     _WORKER.clear()
+    if any(spec.startswith("ppo:") for spec in init[3]):  # one torch thread per worker process
+        import torch
+
+        torch.set_num_threads(1)
     try:
         _init_worker(*init)
     except Exception as exc:
@@ -261,7 +269,7 @@ def bradley_terry(wins: np.ndarray, iters: int = 2000) -> np.ndarray:
     return r - r.mean()
 
 
-def _rank_key(rec: GameRecord, seat: int) -> tuple[float, float]:
+def rank_key(rec: GameRecord, seat: int) -> tuple[float, float]:
     """How far a seat finished: its reward, then (between equal rewards) its score."""
     score = rec.scores[seat]
     return (rec.rewards[seat], 0.0 if score is None else float(score))
@@ -301,7 +309,7 @@ def summarize(
             if a == b:
                 continue
             pair_n[a, b] += 1
-            ra, rb = _rank_key(rec, s), _rank_key(rec, t)
+            ra, rb = rank_key(rec, s), rank_key(rec, t)
             pair_wins[a, b] += 1.0 if ra > rb else 0.5 if ra == rb else 0.0
     agents = [
         {
@@ -351,6 +359,17 @@ def summarize(
 # -- running ----------------------------------------------------------------------------------
 
 
+@dataclass
+class Played:
+    """The games of a tournament (:func:`play_games`), in deal then arrangement order."""
+
+    records: list[GameRecord]
+    #: the game options played (with those the seated shipped models brought, see below)
+    game_options: dict[str, Any]
+    workers: int
+    wall_time_s: float
+
+
 def run_tournament(
     game: GameSpec | str,
     players: int,
@@ -370,16 +389,48 @@ def run_tournament(
     from parlour.train.games import get_game
 
     game = get_game(game)
+    played = play_games(game, players, specs, games, seed, game_options, workers, progress, desc)
+    result = summarize(played.records, list(specs), game, players)
+    result.update(
+        game_options=played.game_options,
+        seed=seed,
+        workers=played.workers,
+        wall_time_s=played.wall_time_s,
+    )
+    return result
+
+
+def play_games(
+    game: GameSpec | str,
+    players: int,
+    specs: Sequence[str],
+    games: int,
+    seed: int = 0,
+    game_options: dict[str, Any] | None = None,
+    workers: int | None = None,
+    progress: bool = True,
+    desc: str = "eval",
+    table: Sequence[tuple[int, ...]] | None = None,
+) -> Played:
+    """The games of a tournament: every seat arrangement of ``table`` (seat -> index into
+    ``specs``; default :func:`arrangements`) on each deal, ``games`` rounded up to whole deals.
+
+    Shipped models among ``specs`` bring the game options they were trained with for the keys
+    ``game_options`` leaves unset (:func:`parlour.models.seat_options`)."""
+    from parlour.models import seat_options
+    from parlour.train.games import get_game
+
+    game = get_game(game)
     specs = list(specs)
     if len(set(specs)) != len(specs):
         raise ValueError(f"agent specs must be distinct, got {specs}")
-    game_options = dict(game_options or {})
     if games < 1:
         raise ValueError(f"games must be >= 1, got {games}")
     check_players(game, players)
+    game_options = seat_options(specs, game_options or {})
     if workers is not None and (isinstance(workers, bool) or workers < 1):
         raise ValueError(f"workers must be >= 1 (or None: one per core), got {workers}")
-    table = arrangements(len(specs), players)
+    table = list(table) if table is not None else arrangements(len(specs), players)
     deals = math.ceil(games / len(table))
     jobs = [(d, kinds) for d in range(deals) for kinds in table]
     workers = min(workers or os.cpu_count() or 1, len(jobs))
@@ -404,15 +455,12 @@ def run_tournament(
                 records.append(rec)
                 bar.update(1)
     bar.close()
-    records.sort(key=lambda r: (r.deal, table.index(r.kinds)))
-    result = summarize(records, specs, game, players)
-    result.update(
-        game_options=game_options,
-        seed=seed,
-        workers=workers,
-        wall_time_s=round(time.perf_counter() - t0, 2),
-    )
-    return result
+    order: dict[tuple[int, ...], int] = {}
+    for i, kinds in enumerate(table):
+        order.setdefault(kinds, i)  # (the first, as the arrangements may repeat)
+    records.sort(key=lambda r: (r.deal, order[r.kinds]))
+    wall = round(time.perf_counter() - t0, 2)
+    return Played(records, game_options, workers, wall)
 
 
 def _play_batched(

@@ -99,6 +99,9 @@ read from ``env.unwrapped.results()``, a new ``dict`` on every call, valid at an
 
 Everything in it is public.
 
+``env.unwrapped.action_mask(agent)`` is the ``action_mask`` of ``observe(agent)`` without encoding
+the observation (for agents that read only the mask: the training env's opponents).
+
 Rules and rulings: :mod:`parlour.envs.audition.rules`.
 
 Version history
@@ -190,12 +193,16 @@ class raw_env(TableGameAEC, AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.agent_name_mapping[agent]
-        state = self.game
-        if seat == state.current_player:
-            mask = state.legal_mask()
-        else:
-            mask = np.zeros(R.NUM_ACTIONS, np.int8)
-        return {"observation": self._encoder.encode(state, seat), "action_mask": mask}
+        return {
+            "observation": self._encoder.encode(self.game, seat),
+            "action_mask": self.action_mask(agent),
+        }
+
+    def action_mask(self, agent: str) -> np.ndarray:
+        """The ``action_mask`` of ``observe(agent)`` alone (no observation is encoded)."""
+        if self.agent_name_mapping[agent] == self.game.current_player:
+            return self.game.legal_mask()
+        return np.zeros(R.NUM_ACTIONS, np.int8)
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection

@@ -142,6 +142,10 @@ Extras
 * ``env.unwrapped.player_view(agent)`` — a read-only :class:`~parlour.envs.awkward_guests.view.GuestsView`
   of exactly what the agent may know (hand with each card's facts, notebook cards, public
   table, own pending decision).
+* ``env.unwrapped.action_mask(agent)`` — the ``action_mask`` of ``observe(agent)`` without
+  encoding the observation (for agents that read only the mask: the training env's opponents).
+* ``env.unwrapped.deduction(agent)`` — the deduction engine's state over the agent's notebook
+  (:class:`~parlour.envs.awkward_guests.case.deduction.Deduction`; read-only), any observation mode.
 * ``env.unwrapped.notebook(agent)`` — the agent's notebook grid
   (:mod:`parlour.envs.awkward_guests.notebook`).
 * ``env.unwrapped.game`` — the engine state (:class:`~parlour.envs.awkward_guests.game.GuestsState`):
@@ -176,6 +180,7 @@ from . import actions as A
 from . import game as G
 from .case.case import LEVELS, Case, load_case
 from .case.classic import CLASSIC_CASES, classic_case_paths
+from .case.deduction import Deduction
 from .case.generator import MAX_DECK_SIZE, MIN_DECK_SIZE, generate_case
 from .case.verify import verified_case
 from .observation import OBSERVATION_MODES, ObservationEncoder
@@ -341,12 +346,17 @@ class raw_env(TableGameAEC, AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.agent_name_mapping[agent]
+        return {
+            "observation": self._encoder.encode(self.game, seat),
+            "action_mask": self.action_mask(agent),
+        }
+
+    def action_mask(self, agent: str) -> np.ndarray:
+        """The ``action_mask`` of ``observe(agent)`` alone (no observation is encoded)."""
         state = self.game
-        if seat == state.current_player and agent == self.agent_selection:
-            mask = state.legal_mask()
-        else:
-            mask = np.zeros(A.NUM_ACTIONS, np.int8)
-        return {"observation": self._encoder.encode(state, seat), "action_mask": mask}
+        if self.agent_name_mapping[agent] == state.current_player and agent == self.agent_selection:
+            return state.legal_mask()
+        return np.zeros(A.NUM_ACTIONS, np.int8)
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -394,6 +404,11 @@ class raw_env(TableGameAEC, AECEnv):
         if self.game is None:
             raise RuntimeError("call reset() before results()")
         return guests_results(self.game, self.possible_agents)
+
+    def deduction(self, agent: str) -> Deduction:
+        """The deduction engine's state over ``agent``'s notebook (what the ``deduced_*`` blocks
+        show; kept incrementally by the encoder, shared: read it, never change it)."""
+        return self._encoder.deduction(self.game, self.agent_name_mapping[agent])
 
     def notebook(self, agent: str) -> np.ndarray:
         """The notebook grid of ``agent`` (the ``notebook`` block of its observation)."""

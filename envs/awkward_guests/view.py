@@ -11,6 +11,7 @@ agents read it; they never read the engine state.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from . import actions as A
@@ -121,19 +122,26 @@ def _pending(state: G.GuestsState, seat: int) -> PendingAccusation | None:
     return PendingAccusation(*names)
 
 
+@functools.cache
+def _seen_by(n: int, seat: int) -> tuple[tuple[int, ...], ...]:
+    """``table[bits]``: the other seats set in a ``known`` bitmask (one bit per seat)."""
+    return tuple(
+        tuple(q for q in range(n) if q != seat and bits >> q & 1)
+        for bits in range(1 << G.MAX_PLAYERS)
+    )
+
+
 def make_view(state: G.GuestsState, seat: int) -> GuestsView:
     n = state.num_players
     t = state.tables
     mine = state.current_player == seat
     d = state.decision
     sel = state.selected[seat]
+    known = state.known[seat].tolist()
+    seen_by = _seen_by(n, seat)
+    cards = t.view_cards
     hand = tuple(
-        HandCard(
-            slot=i,
-            card=t.view_cards[c],
-            selected=c in sel,
-            seen_by=tuple(q for q in range(n) if q != seat and int(state.known[seat, c]) >> q & 1),
-        )
+        HandCard(slot=i, card=cards[c], selected=c in sel, seen_by=seen_by[known[c]])
         for i, c in enumerate(state.hands[seat])
     )
     in_turn = d < G.D_SOLUTION

@@ -175,3 +175,15 @@ def test_search_is_offered_with_each_model_only():
     agents = {g["name"]: g["agents"] for g in catalog(["m.zip"])}
     assert "audition.search:model=m.zip" in agents["audition"]
     assert not any(a.startswith("audition.search") for a in agents["guests"])
+
+
+def test_search_takes_a_shipped_models_short_name_and_its_player_count():
+    from parlour.models import find_model
+
+    agent = make_agent("audition.search:model=audition-3p,sims=4", "audition", seed=0)
+    assert agent.path == str(find_model("audition-3p").path) and agent.players == 3
+    with pytest.raises(ValueError, match="trained for 3 players"):
+        agent.check_fits(raw_env(num_players=2))
+    agent.check_fits(raw_env(num_players=3))
+    with pytest.raises(ValueError, match="no shipped model of that name"):
+        make_agent("audition.search:model=audition-9p", "audition")

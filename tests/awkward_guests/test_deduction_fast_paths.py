@@ -4,7 +4,8 @@
   "all facts but one" states from prefix / suffix merges);
 * the product-set ("box") location state used until the first head count equals the bitsets:
   a state that is forced onto bitsets from the start gives the same masks and counts;
-* ``count_consistent`` on small fact sets (card values) equals a fresh state's count;
+* ``count_consistent`` on small fact sets (card values) equals a fresh state's count, also on
+  its AND-of-masks path (local facts and at most one other, true or false);
 * a state pickled in box mode and in bitset mode restores exactly.
 """
 
@@ -15,7 +16,7 @@ import pickle
 import numpy as np
 import pytest
 
-from parlour.envs.awkward_guests.case.deduction import Deduction, count_consistent
+from parlour.envs.awkward_guests.case.deduction import LOCAL_TYPES, Deduction, count_consistent
 from parlour.envs.awkward_guests.case.deduction import locations as D
 
 from .deduction_reference import random_fact, random_world, true_facts
@@ -86,6 +87,24 @@ def test_count_consistent_of_small_sets(seed):
             d = _on_bits(acc)
             d.add_facts(some)
             assert count_consistent(some, acc) == d.count() == int(d.candidate_mask().sum())
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_count_consistent_with_one_non_local_fact(seed):
+    """The AND of single-fact masks (local facts, and at most one other) is the count."""
+    rng = np.random.default_rng(seed)
+    facts = _facts(seed + 400, True, n=80, noise=10)
+    local = [f for f in facts if f["type"] in LOCAL_TYPES]
+    other = [f for f in facts if f["type"] not in LOCAL_TYPES]
+    assert local and other
+    for _ in range(12):
+        k = int(rng.integers(0, 5))
+        some = [local[int(i)] for i in rng.choice(len(local), size=min(k, len(local)))]
+        some.insert(int(rng.integers(len(some) + 1)), other[int(rng.integers(len(other)))])
+        for acc in (False, True):
+            d = _on_bits(acc)
+            d.add_facts(some)
+            assert count_consistent(some, acc) == d.count()
 
 
 @pytest.mark.parametrize("acc", [False, True])

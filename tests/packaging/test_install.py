@@ -7,7 +7,8 @@
   ``envs/`` and ``train/`` packages, both keep working, and uninstalling the dummy leaves
   parlour intact.
 - ``gymnasium.make("parlour/AwkwardGuestsSolo-v1")`` works in a fresh interpreter that imported
-  nothing before (``parlour.pth``), and ``parlour train`` finds a shipped config by name.
+  nothing before (``parlour.pth``), ``parlour train`` finds a shipped config by name, and the
+  shipped models (``parlour.models``) are in the installed package.
 
 The wheel is built once per session from the files git tracks (copied to a temporary folder,
 so the build writes nothing into the working tree), with this venv's setuptools.
@@ -26,6 +27,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
+
+from parlour.models import MODELS_DIR_ENV, read_index
 
 ROOT = Path(__file__).resolve().parents[2]
 ALLOWED_TOP_LEVEL = {"parlour", "parlour.pth"}
@@ -66,6 +69,9 @@ def test_wheel_holds_only_the_parlour_namespace(wheel: Path):
     for module in ("envs/audition/rules.py", "agents/ppo.py", "train/cli.py", "benchmarks/run.py"):
         assert f"parlour/{module}" in names
     assert "parlour/configs/audition_2p.yaml" in names  # shipped configs: package data
+    assert {"parlour/models/__init__.py", "parlour/models/index.yaml"} <= set(names)
+    for model in read_index(ROOT / "models"):  # the shipped models: package data
+        assert {f"parlour/models/{model.name}.zip", f"parlour/models/{model.name}.md"} <= set(names)
     assert "parlour/envs/awkward_guests/walton.json" in names or any(
         n.startswith("parlour/envs/awkward_guests/") and n.endswith("walton.json") for n in names
     )
@@ -132,7 +138,7 @@ def _python(venv: Path, code: str, cwd: Path) -> str:
     site = _run(
         venv / "bin" / "python", "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])", cwd=cwd
     ).strip()  # fmt: skip
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", MODELS_DIR_ENV)}
     return _run(venv / "bin" / "python", "-c", f"SITE = {site!r}\n{code}", cwd=cwd, env=env)
 
 
@@ -153,6 +159,19 @@ def test_shipped_config_found_by_name_from_the_installed_wheel(fresh_venv: Path,
         "print('ok')\n"
     )
     assert _python(fresh_venv, code, tmp_path).startswith("ok")
+
+
+def test_shipped_models_found_by_name_from_the_installed_wheel(fresh_venv: Path, tmp_path: Path):
+    code = (
+        "import parlour.models as m\n"
+        "assert m.models_dir() == m.models_dir().resolve() and m.models_dir().is_relative_to(SITE)\n"
+        "models = m.read_index()\n"
+        "assert len(models) == EXPECTED, models\n"
+        "assert all(x.path.is_file() and x.card.is_file() for x in models)\n"
+        "print('ok')\n"
+    )
+    expected = len(read_index(ROOT / "models"))
+    assert _python(fresh_venv, f"EXPECTED = {expected}\n{code}", tmp_path).startswith("ok")
 
 
 def test_gymnasium_make_in_a_fresh_interpreter_without_importing_parlour(

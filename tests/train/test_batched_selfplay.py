@@ -111,13 +111,26 @@ def test_train_uses_the_batched_env_when_the_config_allows():
     venv.close()
 
 
-def test_short_batched_training_is_deterministic(tmp_path):
+def test_short_batched_training_is_deterministic(tmp_path, monkeypatch):
+    """Same seed, same curve, with the shipped config's two torch threads; the thread count is
+    the config's during training and the caller's again afterwards."""
+    import torch
+
     from parlour.train.train import train
 
+    counts = []
+    learn = B.BatchedSelfPlayVecEnv.step_wait
+    monkeypatch.setattr(
+        B.BatchedSelfPlayVecEnv,
+        "step_wait",
+        lambda self: counts.append(torch.get_num_threads()) or learn(self),
+    )
+    before = torch.get_num_threads()
     curves = []
     for k in range(2):
-        cfg = config_from_dict(dict(TINY))
+        cfg = config_from_dict({**TINY, "torch_threads": 2})
         report = train(cfg, tmp_path / f"r{k}", progress=False)
+        assert set(counts) == {2} and torch.get_num_threads() == before
         csv = (tmp_path / f"r{k}" / "tiny_batched" / "logs" / "progress.csv").read_text()
         rows = [line.split(",") for line in csv.splitlines()]
         keep = [i for i, h in enumerate(rows[0]) if not h.startswith("time/")]

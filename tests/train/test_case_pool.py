@@ -76,3 +76,32 @@ def test_training_envs_prefetch_cases_also_in_subprocess_workers():
         assert prepared[0]["case"].to_json() != prepared[1]["case"].to_json()
     finally:
         venv.close()
+
+
+def test_pool_in_a_child_process_gives_the_same_cases():
+    inline = CasePool("easy", seed=5, background=False)
+    first = [inline.next() for _ in range(6)]
+    child = CasePool("easy", seed=5, prefetch=3, process=True)
+    try:
+        second = [child.next() for _ in range(6)]
+    finally:
+        child.close()
+    assert _keys(first) == _keys(second) and inline.served == child.served
+    with pytest.raises(RuntimeError, match="stopped"):
+        child.next()  # closed: no more cases, and no hang
+
+
+def test_the_child_process_leaves_ctrl_c_to_the_trainer():
+    import os
+    import signal
+    import time
+
+    pool = CasePool("easy", seed=2, prefetch=2, process=True)
+    try:
+        pool.next()  # (the child is up and generating)
+        os.kill(pool._thread.pid, signal.SIGINT)
+        time.sleep(0.5)
+        assert pool._thread.is_alive()
+        assert len({c.seed for c in (pool.next(), pool.next())}) == 2
+    finally:
+        pool.close()

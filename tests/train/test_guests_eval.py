@@ -221,7 +221,7 @@ def test_solo_report_lists_the_learner_and_the_baseline_solve_rates(oracle, tmp_
     md = report_markdown(report)
     assert "| " + " | ".join(SOLO_HEADERS) + " |" in md
     assert "| learner | 2 | 100.0% |" in md and "| random | 2 |" in md
-    assert "CI vs 50%" not in md and "solo" in md
+    assert "CI vs even share" not in md and "solo" in md
     plot_learning_curve(report, tmp_path / "curve.png")
     assert (tmp_path / "curve.png").stat().st_size > 1000
     print_report(report)

@@ -141,3 +141,19 @@ def test_parlour_eval_rejects_bad_input(capsys):
     assert main(["eval", "--agents", "nobody", "random", "--games", "2", "--workers", "1"]) == 2
     assert "unknown agent" in capsys.readouterr().err
     assert main(["eval", "--agents", "random", "--option", "num_players=3", "--games", "2"]) == 2
+
+
+def test_the_report_compares_the_interval_with_a_seats_even_share():
+    """A learner holding two of three seats that wins 49% of its seat-games is above the even
+    share 1/3; at two players the same interval straddles 50%."""
+    from parlour.train.report import REPORT_HEADERS, report_rows
+
+    final = {
+        "random": {"games": 2004, "win_rate": 0.491, "ci95": [0.469, 0.513], "mean_reward": 0.2}
+    }
+    assert REPORT_HEADERS[-1] == "CI vs even share"
+    three = report_rows({"players": 3, "game": "audition", "final": final})
+    two = report_rows({"players": 2, "game": "audition", "final": final})
+    assert three[0][5] == "above 33.3%" and two[0][5] == "not separated from 50.0%"
+    final["random"]["ci95"] = [0.1, 0.2]
+    assert report_rows({"players": 4, "game": "audition", "final": final})[0][5] == "below 25.0%"

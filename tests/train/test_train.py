@@ -36,6 +36,13 @@ TINY = {
         ({"name": "x", "players": 9}, "players: must be in 2..6"),
         ({"name": "x", "game": "chess"}, "unknown game"),
         ({"name": "x", "vec_env": "ray"}, "vec_env"),
+        ({"name": "x", "torch_threads": 0}, "torch_threads: must be >= 1, got 0"),
+        ({"name": "x", "ppo": {"net_arch": {"pi": [8]}}}, "keys pi and vf, got the keys"),
+        ({"name": "x", "ppo": {"net_arch": {"pi": [8], "vf": [0]}}}, "sizes must be >= 1"),
+        (
+            {"name": "x", "backend": "rllib", "ppo": {"net_arch": {"pi": [8], "vf": [4]}}},
+            "set rllib.net_arch",
+        ),
         ({"name": "x", "opponents": {"baselines": {"nobody": 1}}}, "unknown agent"),
         ({"name": "x", "opponents": {"baselines": ["random"]}}, "expected a mapping"),
         ({"name": "x", "game_options": {"action_cards": 7}}, "game_options"),
@@ -199,3 +206,44 @@ def test_train_rejects_a_bad_config_file(tmp_path, capsys):
     bad.write_text("name: x\nppo: {gamma: fast}\n")
     assert main(["train", str(bad)]) == 2
     assert "ppo.gamma: expected a number" in capsys.readouterr().err
+
+
+def test_net_arch_mapping_gives_the_policy_and_value_networks_their_own_sizes():
+    from parlour.train.train import build_model, make_vec_env
+
+    cfg = config_from_dict(
+        {
+            "name": "x",
+            "n_envs": 1,
+            "vec_env": "dummy",
+            "ppo": {"net_arch": {"pi": [24], "vf": [8, 8]}},
+        }
+    )
+    model = build_model(cfg, make_vec_env(cfg))
+    linear = [
+        [m.out_features for m in net if hasattr(m, "out_features")]
+        for net in (model.policy.mlp_extractor.policy_net, model.policy.mlp_extractor.value_net)
+    ]
+    assert linear == [[24], [8, 8]]
+
+
+def test_adam_options_change_speed_not_results():
+    """build_model's multi-tensor Adam step is the per-tensor step bit for bit (on the CPU)."""
+    import torch
+
+    from parlour.train.train import ADAM_OPTIONS
+
+    def trained(**options):
+        torch.manual_seed(0)
+        net = torch.nn.Sequential(torch.nn.Linear(40, 16), torch.nn.Tanh(), torch.nn.Linear(16, 5))
+        opt = torch.optim.Adam(net.parameters(), lr=3e-4, **options)
+        x = torch.randn(32, 40, generator=torch.Generator().manual_seed(1))
+        for _ in range(20):
+            opt.zero_grad()
+            net(x).pow(2).mean().backward()
+            opt.step()
+        return [p.detach() for p in net.parameters()]
+
+    default = trained(eps=ADAM_OPTIONS["eps"], foreach=False)
+    assert ADAM_OPTIONS["foreach"] is True
+    assert all(torch.equal(a, b) for a, b in zip(default, trained(**ADAM_OPTIONS), strict=True))

@@ -167,3 +167,39 @@ def test_open_a_replay_and_step_through_it(page, live: Live) -> None:
     page.wait_for_selector("#error:not(.hidden)")
     assert "does not parse as JSON" in page.inner_text("#error")
     assert page.get_attribute("body", "data-step") == str(steps)
+
+
+def _options(page, select: str) -> list[str]:
+    return page.eval_on_selector_all(f"{select} option", "os => os.map(o => o.value)")
+
+
+def test_shipped_models_are_offered_at_their_own_table(page, tmp_path, monkeypatch) -> None:
+    entries = [
+        {"name": "web-2p", "game": "audition", "players": 2, "default": True},
+        {"name": "web-3p", "game": "audition", "players": 3},
+        {"name": "web-g", "game": "guests", "players": 2, "default": True,
+         "game_options": {"level": "medium", "observation_mode": "deduced"}},
+    ]  # fmt: skip
+    for e in entries:
+        (tmp_path / f"{e['name']}.zip").write_bytes(b"(only listed, never played here)")
+    (tmp_path / "index.yaml").write_text(json.dumps({"models": entries}))
+    monkeypatch.setenv("PARLOUR_MODELS_DIR", str(tmp_path))
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    page.select_option("#game", "audition")
+    page.select_option("#players", "2")
+    assert "ppo:web-2p" in _options(page, "#opponent-0")
+    assert not {"ppo:web-3p", "ppo:web-g"} & set(_options(page, "#opponent-0"))
+    assert page.input_value("#opponent-0") == "ppo:web-2p"  # the default for 2 players
+    page.select_option("#option-action_cards", "2")  # another variant: not its table
+    assert page.input_value("#opponent-0") == "audition.greedy"
+    page.select_option("#players", "3")
+    assert "ppo:web-3p" in _options(page, "#opponent-1")
+    assert "ppo:web-2p" not in _options(page, "#opponent-1")
+    assert page.input_value("#opponent-1") == "audition.greedy"  # web-3p is no default
+    page.select_option("#game", "guests")
+    page.select_option("#players", "2")
+    assert "ppo:web-g" in _options(page, "#opponent-0")
+    assert page.input_value("#opponent-0") == "guests.deducer"  # level easy: not its table
+    page.select_option("#option-level", "medium")
+    assert page.input_value("#opponent-0") == "ppo:web-g"

@@ -64,7 +64,7 @@ module-level functions or classes.
 
 Methods the generic code calls: :meth:`GameSpec.factory`, :meth:`~GameSpec.extractor`,
 :meth:`~GameSpec.policy_class`, :meth:`~GameSpec.shaper`, :meth:`~GameSpec.evaluation_options`,
-:meth:`~GameSpec.split_options`.
+:meth:`~GameSpec.split_options`, :meth:`~GameSpec.option_defaults`.
 
 | :class:`Statistics` hook | used by |
 |---|---|
@@ -211,6 +211,16 @@ class GameSpec:
                 raise ValueError(
                     f"GameSpec {self.name}: wrapper option {key!r} must also be a training option"
                 )
+
+    def option_defaults(self) -> dict[str, Any]:
+        """The env factory's game options with their default values (from its signature)."""
+        import inspect
+
+        return {
+            name: p.default
+            for name, p in inspect.signature(self.factory()).parameters.items()
+            if p.default is not inspect.Parameter.empty and name != self.players_option
+        }
 
     def policy_class(self) -> Any:
         """The policy for MaskablePPO (``"MlpPolicy"`` unless the game has its own)."""

@@ -85,14 +85,10 @@ class GuestsShaping:
     """
 
     def __init__(self, accusation_shaping: float = 0.0, solution_shaping: float = 0.0) -> None:
-        from parlour.envs.awkward_guests.observation import ObservationEncoder
-
         self.weight = float(accusation_shaping)
         self.solution_weight = float(solution_shaping)
-        self._encoder = ObservationEncoder("deduced")  # (its public per-seat deduction)
 
     def __call__(self, aec: Any, agent: str, action: int) -> float:
-
         state = aec.game
         seat = aec.agent_name_mapping[agent]
         d = state.decision
@@ -101,12 +97,12 @@ class GuestsShaping:
         if d == G.D_SOLUTION:
             if not self.solution_weight:
                 return 0.0
-            certain = self._encoder.deduction(state, seat).count() == 1
+            certain = aec.deduction(agent).count() == 1
             return 0.0 if (action == A.YES) == certain else -self.solution_weight
         if not self.weight or not G.D_MURDERER <= d <= G.D_ACC_MOTIVE:
             return 0.0
         before = list(state.accusations.get(seat, []))
-        ok = self._encoder.deduction(state, seat).candidate_mask()
+        ok = aec.deduction(agent).candidate_mask()
         table = _candidate_table(state.tables.accomplice_possible)
         for i, value in enumerate(before):
             ok = ok & (table[:, i] == value)
@@ -534,5 +530,6 @@ SPEC = register_game(
         stats=GUESTS_STATISTICS,
         play_ui=GuestsUI,
         reset_source="parlour.train.case_pool:guests_reset_source",
+        batched_vec_env="parlour.train.multi_game:guests_batched_vec_env",
     )
 )

@@ -3,7 +3,7 @@
 | method and path | body / query | answer |
 |---|---|---|
 | ``GET /`` | — | the page (``static/index.html``) |
-| ``GET /api/catalog`` | — | the games: seats, default players and opponent, the game's own options, agent specs (with the models given to ``parlour serve``) |
+| ``GET /api/catalog`` | — | the games: seats, default players and opponent, the game's own options, agent specs (with the models given to ``parlour serve``), the game's shipped models (``shipped``: spec, players, game options, default, summary; the page offers each only at its own seat count and selects the default one whose options are the form's) |
 | ``POST /api/games`` | ``{"game", "players", "seat", "opponents": [spec, ...], "options": {...}, "seed", "hints"}`` | ``{"id", "state", "frames"}``: a new game (``frames``: the agents' opening moves) |
 | ``GET /api/games/{id}`` | — | ``{"state"}`` |
 | ``POST /api/games/{id}/move`` | ``{"action", "version"}`` | ``{"state", "frames"}``: the person's move and the agents' answers, one frame per step |
@@ -63,9 +63,32 @@ def catalog(models: list[str]) -> list[dict[str, Any]]:
                 "agents": known_agents(spec)
                 + [f"ppo:{m}" for m in models]
                 + [f"{name}:model={m}" for name in model_agents(spec) for m in models],
+                "shipped": shipped_for_page(spec.name),
             }
         )
     return games
+
+
+def shipped_for_page(game: str) -> list[dict[str, Any]]:
+    """The shipped models of ``game`` (:mod:`parlour.models`) with their seat count, game options,
+    ``default`` flag and card summary; none without the ``train`` extra (torch) to play them."""
+    import importlib.util
+
+    from parlour.models import read_index
+
+    if importlib.util.find_spec("sb3_contrib") is None:
+        return []
+    return [
+        {
+            "spec": f"ppo:{m.name}",
+            "players": m.players,
+            "game_options": m.game_options,
+            "default": m.default,
+            "summary": m.summary(),
+        }
+        for m in read_index()
+        if m.game == game and m.path.is_file()
+    ]
 
 
 def find_replays(paths: list[str]) -> dict[str, Path]:

@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from parlour.models import seat_options
 from parlour.train.web.views import seat_state, to_move
 
 #: seconds after which an untouched game is dropped
@@ -78,15 +79,22 @@ def parse_settings(body: Any) -> GameSettings:
     if spec is None or spec.play_ui is None:
         raise WebError(f"game must be the name of a registered game, got {name!r}")
     ui = spec.play_ui()
-    opponents = body.get("opponents") or [ui.default_opponent]
-    if not isinstance(opponents, list) or not all(isinstance(o, str) for o in opponents):
-        raise WebError(f"opponents must be a list of agent specs, got {opponents!r}")
+    players = _int(body, "players", ui.default_players)
     options = body.get("options") or {}
     if not isinstance(options, Mapping):
         raise WebError(f"options must be a JSON object of game options, got {options!r}")
+    opponents = body.get("opponents")
+    if not opponents:
+        from parlour.train.play import default_opponent
+
+        opponents = [
+            default_opponent(spec, ui, players, dict(options)) if players else ui.default_opponent
+        ]
+    if not isinstance(opponents, list) or not all(isinstance(o, str) for o in opponents):
+        raise WebError(f"opponents must be a list of agent specs, got {opponents!r}")
     return GameSettings(
         game=spec.name,
-        players=_int(body, "players", ui.default_players),
+        players=players,
         seat=_int(body, "seat", 0),
         opponents=list(opponents),
         options=dict(options),
@@ -97,14 +105,16 @@ def parse_settings(body: Any) -> GameSettings:
 
 def build_agents(spec: Any, env: Any, seat: int, specs: Sequence[str], seed: int | None) -> dict:
     """The agents of every seat but ``seat``, filled cyclically from ``specs``."""
-    from parlour.agents.factory import make_agent
+    from parlour.agents.factory import check_agents_fit, make_agent
 
     agents = {}
+    players = len(env.possible_agents)
     others = [a for i, a in enumerate(env.possible_agents) if i != seat]
     for i, agent in enumerate(others):
         agent_seed = None if seed is None else seed + 1 + i
-        agents[agent] = make_agent(specs[i % len(specs)], spec, seed=agent_seed)
+        agents[agent] = make_agent(specs[i % len(specs)], spec, seed=agent_seed, players=players)
         agents[agent].reset(agent_seed)
+    check_agents_fit(agents.values(), env)
     return agents
 
 
@@ -117,7 +127,8 @@ class GameSession:
         self.settings = settings
         self.spec = get_game(settings.game)
         self.ui = self.spec.play_ui()
-        try:
+        try:  # seated shipped models bring the options they were trained with (e.g. observation)
+            settings.options = seat_options(settings.opponents, settings.options)
             self.env = make_raw_env(self.spec, settings.players, **settings.options)
         except TypeError as exc:  # an option the env does not take
             raise WebError(f"options: {exc}") from None

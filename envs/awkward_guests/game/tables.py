@@ -7,11 +7,10 @@ state; :func:`case_tables` builds them once per case object (bounded LRU cache).
 
 from __future__ import annotations
 
-import copy
 import functools
 
 from .. import actions as A
-from ..case.cards import Card
+from ..case.cards import Card, copy_fact
 from ..case.case import Case
 from ..case.memo import cached_by
 
@@ -48,7 +47,10 @@ class CaseTables:
         """What player views hand out: copies, so that an agent writing into a view's fact
         dicts can never reach the hidden case the engine plays (made on first use: an env
         that nobody asks for views never pays for the copies)."""
-        return tuple(copy.deepcopy(c) for c in self.cards)
+        return tuple(
+            Card(c.id, c.speaker, tuple(copy_fact(f) for f in c.facts), c.refs, c.value, c.text)
+            for c in self.cards
+        )  # (a deep copy: facts are flat dicts whose only nested values are lists of ids)
 
     def __deepcopy__(self, memo: dict) -> CaseTables:
         return self  # immutable

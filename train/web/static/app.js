@@ -65,6 +65,48 @@ function currentSpec() {
   return catalog.find((g) => g.name === $("game").value);
 }
 
+// a game option's value in the form, or (not in it) its unchanged default
+function formValue(o, form) {
+  if (o.name in form) return form[o.name];
+  return o.choices === "bool" ? false : o.default;
+}
+
+// the shipped models trained for n players (each offered only at its own game and seat count)
+function shippedFor(spec, n) {
+  return spec.shipped.filter((m) => m.players === n);
+}
+
+// the opponent selected by default: the shipped default model for n players whose game options
+// are the form's (an option it was not trained with must be at its default), else the UI's
+function defaultOpponent(spec, n) {
+  const form = readOptions();
+  const fits = (m) =>
+    spec.options.every((o) => {
+      const want = o.name in m.game_options ? m.game_options[o.name] : formValue(o, {});
+      return String(formValue(o, form)) === String(want);
+    });
+  const model = shippedFor(spec, n).find((m) => m.default && fits(m));
+  return model ? model.spec : spec.default_opponent;
+}
+
+function refreshOptions(spec) {
+  const box = $("game-options");
+  if (box.dataset.game === spec.name) return;
+  box.dataset.game = spec.name;
+  box.replaceChildren();
+  for (const o of spec.options) {
+    let input;
+    if (o.choices === "bool") input = el("input", { type: "checkbox" });
+    else {
+      input = el("select");
+      fillSelect(input, o.choices, o.default);
+    }
+    input.id = `option-${o.name}`;
+    input.dataset.option = o.name;
+    box.append(el("label", { text: `${o.label} ` }, input));
+  }
+}
+
 function refreshForm() {
   const spec = currentSpec();
   const players = Number($("players").value) || spec.default_players;
@@ -74,28 +116,15 @@ function refreshForm() {
   const n = Number($("players").value);
   const seat = Math.min(Number($("seat").value) || 0, n - 1);
   fillSelect($("seat"), [...Array(n).keys()], seat);
+  refreshOptions(spec);
+  const agents = spec.agents.concat(shippedFor(spec, n).map((m) => m.spec));
+  const chosen = defaultOpponent(spec, n);
   const opp = $("opponents");
   opp.replaceChildren();
   for (let i = 0; i < n - 1; i++) {
     const s = el("select", { class: "opponent", id: `opponent-${i}` });
-    fillSelect(s, spec.agents, spec.default_opponent);
+    fillSelect(s, agents, chosen);
     opp.append(el("label", { text: `Opponent ${i + 1} ` }, s));
-  }
-  const box = $("game-options");
-  if (box.dataset.game !== spec.name) {
-    box.dataset.game = spec.name;
-    box.replaceChildren();
-    for (const o of spec.options) {
-      let input;
-      if (o.choices === "bool") input = el("input", { type: "checkbox" });
-      else {
-        input = el("select");
-        fillSelect(input, o.choices, o.default);
-      }
-      input.id = `option-${o.name}`;
-      input.dataset.option = o.name;
-      box.append(el("label", { text: `${o.label} ` }, input));
-    }
   }
 }
 
@@ -308,6 +337,7 @@ async function init() {
   fillSelect($("game"), catalog.map((g) => g.name));
   $("game").addEventListener("change", refreshForm);
   $("players").addEventListener("change", refreshForm);
+  $("game-options").addEventListener("change", refreshForm);
   refreshForm();
   $("new-game").addEventListener("submit", startGame);
   $("tab-play").addEventListener("click", () => showTab("play"));

@@ -467,19 +467,34 @@ def _local_mask(fact: dict, board: Board) -> np.ndarray:
     return d.candidate_mask()
 
 
+@cached_by(lambda fact, acc, board: (board, acc, semantic_key(fact)), LOCAL_MASK_CACHE_SIZE)
+def _single_mask(fact: dict, acc: bool, board: Board) -> np.ndarray:
+    """Candidates consistent with one fact of any type (``acc``: accomplice possible); cached."""
+    d = Deduction(acc, board)
+    d.add_facts((fact,), validate=False)
+    return d.candidate_mask()
+
+
 def count_consistent(
     facts: Iterable[dict], accomplice_possible: bool = True, board: Board = WALTON
 ) -> int:
     """Number of candidates consistent with ``facts`` (valid facts; not re-validated).
 
-    Fast path for sets of local facts (signs, weapons, boxes, sightings of the evening): their
-    cached single-fact masks are combined with AND."""
+    Fast path for sets with at most one non-local fact (every card of 1–3 facts but those with
+    two or three location/route facts): a local fact excludes the same candidates whatever else
+    is known, so the cached single-fact masks — of the local facts and of the one other fact —
+    are combined with AND."""
     facts = list(facts)
-    if all(f["type"] in LOCAL_TYPES for f in facts):
+    others = [f for f in facts if f["type"] not in LOCAL_TYPES]
+    if len(others) <= 1:
         n = len(candidate_solutions(accomplice_possible, board))
-        mask = np.ones(n, dtype=bool)
+        if others:
+            mask = _single_mask(others[0], accomplice_possible, board).copy()
+        else:
+            mask = np.ones(n, dtype=bool)
         for f in facts:
-            mask &= _local_mask(f, board)[:n]
+            if f["type"] in LOCAL_TYPES:
+                mask &= _local_mask(f, board)[:n]
         return int(np.count_nonzero(mask))
     d = Deduction(accomplice_possible, board)
     d.add_facts(facts, validate=False)
