@@ -8,6 +8,7 @@ and is built from a spec string with :func:`parlour.agents.factory.make_agent`:
 | ``random`` | uniform over the legal actions (every game) |
 | ``audition.greedy`` | one-ply greedy on the player view |
 | ``audition.expert[:sims=N]`` | determinized Monte Carlo search with greedy rollouts |
+| ``audition.search:model=PATH[,...]`` | the same search with rollouts by a trained PPO policy, cut by its value head (``docs/agents.md``) |
 | ``guests.deducer[:p=P]`` | Awkward Guests: deduction-engine candidate tracking; accuses when one candidate is left (or one has probability ≥ P) |
 | ``ppo:PATH[:sample]`` | a trained MaskablePPO model, acting with the mask |
 | ``ppo:NAME[:sample]`` | a model shipped with parlour (:mod:`parlour.models`), at its own game and player count only |
@@ -20,6 +21,8 @@ rate of the first agent with its Wilson 95% interval; a shared win counts 1/|W|)
 | ``audition.greedy`` vs ``random`` | 1000 | 75.5% | 72.7–78.1% | 12.3 vs 7.3 |
 | ``audition.expert`` vs ``audition.greedy`` | 200 | 92.0% | 87.4–95.0% | 14.3 vs 7.0 |
 | ``audition.expert`` vs ``random`` | 200 | 93.5% | 89.2–96.2% | 13.6 vs 5.3 |
+| ``audition.search:model=runs/audition_2p/model.zip`` vs ``audition.expert`` | 1000 | 65.5% | 62.6–68.4% | 10.6 vs 8.3 |
+| ``ppo:runs/audition_2p/model.zip`` vs ``audition.expert`` (the same deals) | 1000 | 32.6% | 29.8–35.6% | 7.8 vs 9.4 |
 
 ``guests.deducer`` (Awkward Guests; ``parlour eval``, 100 generated cases per row, deals
 paired): solo, it solves 100% of beginner–medium cases and 99% of hard, very_hard and expert

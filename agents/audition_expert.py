@@ -1,8 +1,8 @@
 """``audition.expert``: determinized Monte Carlo search on the engine's state (view only).
 
 For each decision with more than one legal action it samples ``sims // #legal`` worlds
-consistent with its player view (:func:`parlour.envs.audition.determinize.determinize`: the unseen cards
-are shuffled into deck / removed cards with the agent's own ``np.random.Generator``), and in
+consistent with its player view (:func:`parlour.envs.audition.determinize.sample_hidden`: the unseen
+cards are shuffled into deck / removed cards with the agent's own ``np.random.Generator``), and in
 every world tries every legal action followed by greedy play (``audition.greedy`` for all seats)
 to the end of the game. The same worlds are used for every action (common random numbers). It
 picks the action with the best mean of ``win reward + 0.1 · score reward`` for its seat (the
@@ -13,7 +13,15 @@ legal actions (default 100; at least one world per action).
 
 Strength (2 players, default ``sims=100``, ``parlour eval``, seats rotated, paired deals): beats
 ``audition.greedy`` 92.0% (95% CI 87.4–95.0%, 200 games, mean score 14.3 vs 7.0).
-Cost: about 5 s per 2-player game on one core (a few ms per simulated game).
+Cost (CPU seconds per 2-player game with one expert seat, ``docs/agents.md``): about 0.9 s played
+alone, 0.19 s in a tournament, whose lockstep path (:mod:`parlour.train.lockstep_eval`) batches the
+rollouts of many games' decisions.
+
+The rollouts of a decision run as one batch of the batched engine
+(:func:`parlour.agents.audition_rollouts.rollout_values` with
+:func:`~parlour.agents.audition_batched.greedy_actions`); the decisions are exactly those of the
+scalar search it replaced (``tests/agents/expert_reference.py``, checked decision by decision in
+``tests/agents/test_audition_search.py``).
 """
 
 from __future__ import annotations

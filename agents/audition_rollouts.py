@@ -2,11 +2,12 @@
 ``audition.search``).
 
 A search decision tries every candidate action in every sampled world (a full engine state
-consistent with the player's view, :func:`parlour.envs.audition.determinize.determinize`) and
-plays each line to the end of the game. Here all ``worlds × actions`` lines of a decision (or of
+consistent with the player's view, :func:`parlour.envs.audition.determinize.sample_hidden`) and
+plays each line to the end of the game (or to a :class:`Cut`, then a value estimate). Here all ``worlds × actions`` lines of a decision (or of
 several decisions: :func:`rollout_values` takes a list) are one batch of the batched engine
-(:class:`parlour.envs.audition.batched.BatchedAudition`, loaded with
-:meth:`~parlour.envs.audition.batched.BatchedAudition.load_positions`), stepped together, every
+(:class:`parlour.envs.audition.batched.BatchedAudition`: the position loaded with
+:meth:`~parlour.envs.audition.batched.BatchedAudition.load_positions`, each world's hidden cards
+with :meth:`~parlour.envs.audition.batched.BatchedAudition.load_hidden`), stepped together, every
 seat's move chosen for all live lines at once by a vectorized player (:data:`Player`):
 
 | player | decides like |
@@ -14,15 +15,15 @@ seat's move chosen for all live lines at once by a vectorized player (:data:`Pla
 | :func:`parlour.agents.audition_batched.greedy_actions` | ``audition.greedy`` (decision for decision) |
 | :func:`policy_player` | a PPO policy: argmax of the masked logits, or a draw from them with a generator |
 
-Search agents split a decision into :meth:`plan` (sample the worlds: an :class:`Plan`, or an
-action when there is nothing to search) and :meth:`Plan.choose` (the action from the values), so
+Search agents split a decision into their ``plan(observation, view)`` (sample the worlds: a
+:class:`Plan`, or an action when there is nothing to search) and :attr:`Plan.choose` (the action from the values), so
 that :func:`decide_many` can run the rollouts of many games' decisions as one batch (the
 tournament's lockstep path, :mod:`parlour.train.lockstep_eval`): plans with the same ``key`` (the
 same rollout player and cut) share one engine, and each decision gets exactly the values it
 would get alone.
 
 The value of a line for the searching seat is ``win reward + SCORE_WEIGHT · score reward`` at
-the end of the game, computed with the same float operations as the rules engine's
+the end of the game (:func:`final_values`), computed with the same float operations as the rules engine's
 :meth:`~parlour.envs.audition.rules.AuditionState.returns` (so a batched search sums exactly the
 numbers the scalar one did).
 """

@@ -15,7 +15,7 @@ candidates and cut rollouts short:
 | ``sims`` | 100 | rollouts per decision, split over the searched actions (at least one world each) |
 | ``rollout`` | ``policy`` | who plays every seat in the rollouts: ``policy`` (the network) or ``greedy`` (``audition.greedy``) |
 | ``top`` | 0 | search only the ``top`` most probable legal actions under the policy (0: all) |
-| ``depth`` | 0 | stop a rollout at the searcher's first decision after ``depth`` decisions and score it with the value head (+ 0.1 · score reward so far); 0: play to the end |
+| ``depth`` | 20 | stop a rollout at the searcher's first decision after ``depth`` decisions and score it with the value head (+ 0.1 · score reward so far); 0: play every rollout to the end |
 | ``sample`` | 0 | 1: rollout moves drawn from the masked policy (the agent's generator); 0: most probable |
 
 Spec: ``audition.search:model=runs/audition_2p/model.zip,sims=100,top=4``. Ties between equally
@@ -28,7 +28,11 @@ folder (its ``config.yaml`` names ``players``), a game of another player count r
 a tournament, else on the first decision). A model of another game (observation / action sizes)
 is refused the same way.
 
-Strength and cost: ``docs/agents.md`` (measured against ``audition.expert``).
+Strength and cost (``docs/agents.md``): with the model of ``configs/audition_2p.yaml`` and the
+default options it wins 65.5% of 1000 2-player games against ``audition.expert`` (95% CI
+62.6–68.4%; the model alone: 32.6% on the same deals), at about 0.7 CPU seconds per game in a
+tournament (the lockstep path, :mod:`parlour.train.lockstep_eval`, batches the rollouts of many
+games' decisions into one forward pass per step).
 """
 
 from __future__ import annotations
@@ -50,6 +54,9 @@ from parlour.agents.audition_rollouts import (
 from parlour.envs.audition.determinize import sample_hidden
 
 DEFAULT_SIMS = 100
+#: decisions after which a rollout is cut and scored by the value head (the strongest per second
+#: of those measured at 2 players: docs/agents.md)
+DEFAULT_DEPTH = 20
 ROLLOUTS = ("policy", "greedy")
 #: the model file name inside a run folder
 MODEL_FILE = "model.zip"
@@ -110,7 +117,7 @@ class SearchAgent:
         sims: int = DEFAULT_SIMS,
         rollout: str = "policy",
         top: int = 0,
-        depth: int = 0,
+        depth: int = DEFAULT_DEPTH,
         sample: int = 0,
     ) -> None:
         from parlour.agents.ppo import PPOAgent

@@ -34,11 +34,15 @@ if TYPE_CHECKING:
 
 #: name -> (games it plays, or None for every game; builder(spec, seed, **options))
 _BUILDERS: dict[str, tuple[tuple[str, ...] | None, Callable[..., Agent]]] = {}
+#: agents that need a trained model (option ``model=PATH``): not in :func:`known_agents`
+_NEEDS_MODEL: set[str] = set()
 
 
-def _register(name: str, games: tuple[str, ...] | None):
+def _register(name: str, games: tuple[str, ...] | None, needs_model: bool = False):
     def deco(fn: Callable[..., Agent]) -> Callable[..., Agent]:
         _BUILDERS[name] = (games, fn)
+        if needs_model:
+            _NEEDS_MODEL.add(name)
         return fn
 
     return deco
@@ -65,7 +69,7 @@ def _expert(spec: str, seed: int | None, sims: str | None = None) -> Agent:
     return ExpertAgent(spec, seed, sims=_int_option("sims", sims, DEFAULT_SIMS))
 
 
-@_register("audition.search", ("audition",))
+@_register("audition.search", ("audition",), needs_model=True)
 def _search(
     spec: str,
     seed: int | None,
@@ -76,7 +80,7 @@ def _search(
     depth: str | None = None,
     sample: str | None = None,
 ) -> Agent:
-    from parlour.agents.audition_search import DEFAULT_SIMS, SearchAgent
+    from parlour.agents.audition_search import DEFAULT_DEPTH, DEFAULT_SIMS, SearchAgent
 
     return SearchAgent(
         spec,
@@ -85,7 +89,7 @@ def _search(
         sims=_int_option("sims", sims, DEFAULT_SIMS),
         rollout=rollout if rollout is not None else "policy",
         top=_int_option("top", top, 0),
-        depth=_int_option("depth", depth, 0),
+        depth=_int_option("depth", depth, DEFAULT_DEPTH),
         sample=_int_option("sample", sample, 0),
     )
 
@@ -211,7 +215,17 @@ def check_agents_fit(agents: Any, env: Any) -> None:
 
 
 def known_agents(game: GameSpec | str | None = None) -> list[str]:
-    """Names of the scripted agents (for ``game`` if given: with the plug-in's own)."""
+    """Names of the scripted agents that need no model (for ``game`` if given: with the
+    plug-in's own)."""
+    return [n for n in _names(game) if n not in _NEEDS_MODEL]
+
+
+def model_agents(game: GameSpec | str | None = None) -> list[str]:
+    """Names of the agents built on a trained model (``NAME:model=PATH``), for ``game`` if given."""
+    return [n for n in _names(game) if n in _NEEDS_MODEL]
+
+
+def _names(game: GameSpec | str | None) -> list[str]:
     if game is None:
         return list(_BUILDERS)
     from parlour.train.games import get_game

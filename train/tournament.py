@@ -44,8 +44,10 @@ game options they were trained with for the keys the tournament leaves unset
 Games run in parallel over ``workers`` processes (default: one per core) with a progress bar;
 ``workers=1`` plays in this process. Results are identical for any worker count. A game with a
 ``batched_tournament`` hook (Audition: :mod:`parlour.train.batched_eval`) plays all games at once
-in this process instead when its agents allow (the same records; set ``PARLOUR_NO_BATCHED_EVAL=1``
-to force the per-game path).
+in this process instead when its agents allow, or — with a search agent — in lockstep
+(:mod:`parlour.train.lockstep_eval`: per-game envs side by side, the search agents' rollouts
+batched across games); the same records either way (set ``PARLOUR_NO_BATCHED_EVAL=1`` to force
+the per-game path).
 """
 
 from __future__ import annotations

@@ -64,29 +64,16 @@ _PF = {
     for f in ("present", "acting", "taken", "score", "collection", "to_choose", "last_taker")
 }
 _ONE_13 = np.float32(1.0 / O.CARD_COUNT_SCALE)
-#: engine array <- rules-state attribute, copied as they are by :meth:`BatchedAudition.load_positions`
+#: (engine array, rules-state attribute) pairs that :meth:`BatchedAudition.load_positions` copies
 _POSITION_FIELDS = (
-    ("kinds", "slot_kinds"),
-    ("slots", "slots"),
-    ("size", "slot_size"),
-    ("slot_taken", "slot_taken"),
-    ("coll", "collections"),
-    ("discard", "discard"),
-    ("unseen", "public_unseen"),
-    ("taken", "taken"),
-    ("current", "current"),
-    ("phase", "phase"),
-    ("drawn", "drawn"),
-    ("pending", "pending_slot"),
-    ("choice", "choice"),
-    ("deck_emptied", "deck_emptied"),
-    ("in_final", "in_final"),
-    ("emptied_by", "emptied_by"),
-    ("last_taker", "last_taker"),
-    ("points", "points"),
-    ("quartets", "quartet_counts"),
+    ("kinds", "slot_kinds"), ("slots", "slots"), ("size", "slot_size"),
+    ("slot_taken", "slot_taken"), ("coll", "collections"), ("discard", "discard"),
+    ("unseen", "public_unseen"), ("taken", "taken"), ("current", "current"), ("phase", "phase"),
+    ("drawn", "drawn"), ("pending", "pending_slot"), ("choice", "choice"),
+    ("deck_emptied", "deck_emptied"), ("in_final", "in_final"), ("emptied_by", "emptied_by"),
+    ("last_taker", "last_taker"), ("points", "points"), ("quartets", "quartet_counts"),
     ("moves", "num_moves"),
-)
+)  # fmt: skip
 
 
 @dataclass

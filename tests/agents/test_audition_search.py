@@ -88,12 +88,12 @@ def _search_game(spec: str, players: int, options: dict, seed: int) -> list[int]
 SEARCH_GAMES = [
     ("sims=4,depth=6", 2, {}),
     ("sims=8,top=3,depth=4", 3, {"action_cards": 3}),
-    ("sims=5,rollout=greedy", 4, {"uncertain_counts": True}),
+    ("sims=5,rollout=greedy,depth=0", 4, {"uncertain_counts": True}),
     ("sims=4,sample=1,top=2,depth=8", 5, {"action_cards": R.ACTION_KINDS[:5]}),
 ]
 SLOW_SEARCH_GAMES = [
-    ("sims=6", 2, {}),
-    ("sims=4,sample=1", 3, {"uncertain_counts": True}),
+    ("sims=6,depth=0", 2, {}),
+    ("sims=4,sample=1,depth=0", 3, {"uncertain_counts": True}),
     ("sims=12,top=4", 6, {"action_cards": 6}),
 ]
 
@@ -164,6 +164,17 @@ def test_search_refuses_a_model_of_another_player_count(tmp_path):
     with pytest.raises(ValueError, match="trained for 3 players"):
         agent.act(obs, view)
     agent.check_fits(raw_env(num_players=3))  # fits
+
+
+def test_search_is_offered_with_each_model_only():
+    from parlour.agents.factory import known_agents, model_agents
+    from parlour.train.web.app import catalog
+
+    assert "audition.search" not in known_agents("audition")
+    assert model_agents("audition") == ["audition.search"] and model_agents("guests") == []
+    agents = {g["name"]: g["agents"] for g in catalog(["m.zip"])}
+    assert "audition.search:model=m.zip" in agents["audition"]
+    assert not any(a.startswith("audition.search") for a in agents["guests"])
 
 
 def test_search_takes_a_shipped_models_short_name_and_its_player_count():

@@ -44,7 +44,7 @@ MAX_BODY_BYTES = 8 * 1024 * 1024
 
 def catalog(models: list[str]) -> list[dict[str, Any]]:
     """Every game with a UI, its seats, its own options and the agent specs that play it."""
-    from parlour.agents.factory import known_agents
+    from parlour.agents.factory import known_agents, model_agents
     from parlour.train.games import all_games
 
     games = []
@@ -60,7 +60,9 @@ def catalog(models: list[str]) -> list[dict[str, Any]]:
                 "default_players": ui.default_players,
                 "default_opponent": ui.default_opponent,
                 "options": ui.web_options(),
-                "agents": known_agents(spec) + [f"ppo:{m}" for m in models],
+                "agents": known_agents(spec)
+                + [f"ppo:{m}" for m in models]
+                + [f"{name}:model={m}" for name in model_agents(spec) for m in models],
                 "shipped": shipped_for_page(spec.name),
             }
         )
