@@ -21,8 +21,10 @@ rate of the first agent with its Wilson 95% interval; a shared win counts 1/|W|)
 | ``audition.greedy`` vs ``random`` | 1000 | 75.5% | 72.7–78.1% | 12.3 vs 7.3 |
 | ``audition.expert`` vs ``audition.greedy`` | 200 | 92.0% | 87.4–95.0% | 14.3 vs 7.0 |
 | ``audition.expert`` vs ``random`` | 200 | 93.5% | 89.2–96.2% | 13.6 vs 5.3 |
-| ``audition.search:model=runs/audition_2p/model.zip`` vs ``audition.expert`` | 1000 | 65.5% | 62.6–68.4% | 10.6 vs 8.3 |
-| ``ppo:runs/audition_2p/model.zip`` vs ``audition.expert`` (the same deals) | 1000 | 32.6% | 29.8–35.6% | 7.8 vs 9.4 |
+| ``audition.search:model=M`` vs ``audition.expert`` | 1000 | 65.5% | 62.6–68.4% | 10.6 vs 8.3 |
+| ``ppo:M`` vs ``audition.expert`` (the same deals) | 1000 | 32.6% | 29.8–35.6% | 7.8 vs 9.4 |
+
+(``M``: an 800k-step 2-player development model; ``docs/agents.md``.)
 
 ``guests.deducer`` (Awkward Guests; ``parlour eval``, 100 generated cases per row, deals
 paired): solo, it solves 100% of beginner–medium cases and 99% of hard, very_hard and expert

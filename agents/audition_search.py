@@ -18,17 +18,17 @@ candidates and cut rollouts short:
 | ``depth`` | 20 | stop a rollout at the searcher's first decision after ``depth`` decisions and score it with the value head (+ 0.1 · score reward so far); 0: play every rollout to the end |
 | ``sample`` | 0 | 1: rollout moves drawn from the masked policy (the agent's generator); 0: most probable |
 
-Spec: ``audition.search:model=runs/audition_2p/model.zip,sims=100,top=4``. Ties between equally
+Spec: ``audition.search:model=audition-2p,sims=100,top=4``. Ties between equally
 valued actions go to the one the policy prefers. A decision with one candidate left is taken at
 once. Deterministic under the agent's seed.
 
 Player count: the observation has one size for every table, so a model does not say which
 player count it was trained for; when the model is a shipped one, or its file sits in a run
-folder (its ``config.yaml`` names ``players``), a game of another player count raises ``ValueError`` (``check_fits`` before
-a tournament, else on the first decision). A model of another game (observation / action sizes)
+folder (its ``config.yaml`` names ``players``), a game of another player count raises
+``ValueError`` (``check_fits`` before a tournament, else on the first decision). A model of another game (observation / action sizes)
 is refused the same way.
 
-Strength and cost (``docs/agents.md``): with the model of ``configs/audition_2p.yaml`` and the
+Strength and cost (``docs/agents.md``): with an 800k-step 2-player development model and the
 default options it wins 65.5% of 1000 2-player games against ``audition.expert`` (95% CI
 62.6–68.4%; the model alone: 32.6% on the same deals), at about 0.7 CPU seconds per game in a
 tournament (the lockstep path, :mod:`parlour.train.lockstep_eval`, batches the rollouts of many
