@@ -176,9 +176,7 @@ class BatchedSelfPlayVecEnv(VecEnv):
     # -- internals -----------------------------------------------------------------------------
 
     def _indices(self, indices: Any) -> list[int]:
-        if indices is None:
-            return list(range(self.num_envs))
-        return [indices] if isinstance(indices, int) else list(indices)
+        return list(self._get_indices(indices))  # (SB3's VecEnv: None -> all, int -> [int])
 
     def _observe(self) -> np.ndarray:
         self._mask = self.eng.legal_mask()

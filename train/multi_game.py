@@ -167,9 +167,7 @@ class MultiGameVecEnv(VecEnv):
     # -- internals -----------------------------------------------------------------------------
 
     def _indices(self, indices: Any) -> list[int]:
-        if indices is None:
-            return list(range(self.num_envs))
-        return [indices] if isinstance(indices, int) else list(indices)
+        return list(self._get_indices(indices))  # (SB3's VecEnv: None -> all, int -> [int])
 
     def _start_cases(self, seed: int) -> None:
         """One case pool for every game (the game's ``reset_source`` settings), seeded by
