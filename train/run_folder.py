@@ -94,12 +94,16 @@ def resume_differences(saved: dict[str, Any], new: dict[str, Any]) -> list[str]:
     return out
 
 
-def check_resume(run_dir: Path, cfg_dict: dict[str, Any]) -> None:
-    """Refuse ``--resume`` without a checkpoint, or with a config that changes the model/game."""
+def check_resume(run_dir: Path, cfg_dict: dict[str, Any], checkpoint: str = "latest.zip") -> None:
+    """Refuse ``--resume`` without a checkpoint, or with a config that changes the model/game.
+
+    ``checkpoint`` is the checkpoint's name under ``checkpoints/``: SB3's ``latest.zip`` file,
+    or RLlib's ``latest`` folder (which needs ``state.json`` beside it)."""
     import yaml
 
-    ckpt = run_dir / "checkpoints" / "latest.zip"
-    if not ckpt.is_file():
+    ckpt = run_dir / "checkpoints" / checkpoint
+    state = run_dir / "checkpoints" / "state.json"
+    if not (ckpt.exists() and (checkpoint.endswith(".zip") or state.is_file())):
         raise RunFolderError(f"--resume but no checkpoint at {ckpt}")
     path = run_dir / "config.yaml"
     try:

@@ -132,7 +132,9 @@ def run(args: argparse.Namespace) -> int:
             return 2
 
         progress = not args.no_progress
-        report = train_rllib(cfg, Path(args.runs), args.resume, progress, args.address)
+        report = train_rllib(
+            cfg, Path(args.runs), args.resume, progress, args.address, args.overwrite
+        )
         return 0 if report else 1
     report = train(
         cfg,

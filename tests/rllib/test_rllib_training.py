@@ -206,3 +206,34 @@ def test_checkpoint_plays_as_rllib_agent_in_parlour_eval_without_ray(trained, tm
         env=env,
     )
     assert done.returncode == 0 and done.stdout.strip().endswith("ok"), done.stderr[-3000:]
+
+
+def test_existing_run_is_refused_and_kept(trained, tmp_path) -> None:
+    """A new run over a folder that holds a run is refused without ``--overwrite``, and a
+    ``--resume`` that changes the model is refused; the folder is left as it was."""
+    from parlour.train.run_folder import RunFolderError, RunLock
+
+    _, run_dir = trained("audition_2p")
+    copy = tmp_path / run_dir.name
+    shutil.copytree(run_dir, copy)
+    before = sorted(str(p.relative_to(copy)) for p in copy.rglob("*"))
+    with pytest.raises(RunFolderError, match="already holds a run"):
+        train_rllib(_config("audition_2p"), tmp_path, progress=False)
+    changed = _config("audition_2p")
+    changed.ppo.learning_rate *= 2
+    with pytest.raises(RunFolderError, match="ppo.learning_rate"):
+        train_rllib(changed, tmp_path, resume=True, progress=False)
+    with RunLock(copy), pytest.raises(RunFolderError, match="in use"):
+        train_rllib(_config("audition_2p"), tmp_path, progress=False, overwrite=True)
+    assert sorted(str(p.relative_to(copy)) for p in copy.rglob("*")) == before
+    config = tmp_path / "config.yaml"
+    config.write_text(yaml.safe_dump(_config("audition_2p").to_dict()))
+    assert main(["train", str(config), "--runs", str(tmp_path), "--no-progress"]) == 2
+    assert sorted(str(p.relative_to(copy)) for p in copy.rglob("*")) == before
+
+
+def test_resume_without_checkpoint_is_refused(tmp_path) -> None:
+    from parlour.train.run_folder import RunFolderError
+
+    with pytest.raises(RunFolderError, match="no checkpoint"):
+        train_rllib(_config("audition_2p"), tmp_path, resume=True, progress=False)

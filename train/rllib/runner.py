@@ -6,6 +6,11 @@ parlour train my_rllib.yaml --address auto          # an existing Ray cluster (a
 parlour train my_rllib.yaml --resume                # continue from runs/<name>/checkpoints/latest
 ```
 
+The run folder follows the SB3 backend's rules (:mod:`parlour.train.run_folder`): it is locked
+while a run uses it, a folder that holds a run is refused unless ``--overwrite`` (emptied only
+once the algorithm is built) or ``--resume``, and ``--resume`` refuses a config that changes the
+game or the PPO settings.
+
 What a run does (the config's keys: :mod:`parlour.train.config`, :mod:`parlour.train.rllib.settings`):
 
 1. joins Ray (``--address``, else ``rllib.address``, else ``RAY_ADDRESS``, else a new local Ray);
@@ -290,16 +295,25 @@ def _train_loop(algo: Any, s: Session, progress: bool) -> None:
 
 
 def _prepare(cfg: TrainConfig, run_dir: Path, resume: bool) -> None:
+    """Empty a replaced run (``--overwrite`` was checked before) and write the config."""
+    from parlour.train.run_folder import clear_run_dir
     from parlour.train.train import _yaml
 
-    latest = run_dir / "checkpoints" / "latest"
-    if resume and not (latest.is_dir() and (run_dir / "checkpoints" / "state.json").exists()):
-        raise SystemExit(f"parlour train: --resume but no checkpoint at {latest}")
-    if not resume and run_dir.exists():
-        shutil.rmtree(run_dir)
+    if not resume:
+        clear_run_dir(run_dir)
     for sub in ("", "checkpoints", "logs"):
         (run_dir / sub).mkdir(parents=True, exist_ok=True)
     (run_dir / "config.yaml").write_text(_yaml(cfg.to_dict()))
+
+
+def _check_run_dir(cfg: TrainConfig, run_dir: Path, resume: bool, overwrite: bool) -> None:
+    """The SB3 backend's rules (:mod:`parlour.train.run_folder`) with RLlib's checkpoint."""
+    from parlour.train.run_folder import check_new_run, check_resume
+
+    if resume:
+        check_resume(run_dir, cfg.to_dict(), checkpoint="latest")
+    else:
+        check_new_run(run_dir, overwrite)
 
 
 def train_rllib(
@@ -308,21 +322,37 @@ def train_rllib(
     resume: bool = False,
     progress: bool = True,
     address: str | None = None,
+    overwrite: bool = False,
 ) -> dict[str, Any]:
-    """Run one RLlib training job; returns the report (also written to ``report.json``)."""
+    """Run one RLlib training job; returns the report (also written to ``report.json``).
+
+    The run folder follows the SB3 backend's rules (:mod:`parlour.train.run_folder`): locked
+    while in use, an existing run refused unless ``overwrite`` (then emptied only once the
+    algorithm is built) or ``resume`` (with a config that keeps the model and the game)."""
+    from parlour.train.run_folder import RunLock, check_runs_parent
+
+    check_runs_parent(runs)
+    run_dir = runs / cfg.name
+    with RunLock(run_dir):
+        _check_run_dir(cfg, run_dir, resume, overwrite)
+        return _train_rllib_locked(cfg, run_dir, resume, progress, address)
+
+
+def _train_rllib_locked(
+    cfg: TrainConfig, run_dir: Path, resume: bool, progress: bool, address: str | None
+) -> dict[str, Any]:
     import torch
     from ray.rllib.algorithms.algorithm import Algorithm
 
     from parlour.train.evaluation import learner_summary
     from parlour.train.report import print_report, write_report
 
-    run_dir = runs / cfg.name
-    _prepare(cfg, run_dir, resume)
     torch.set_num_threads(1)  # several threads thrash on small shared machines
     where = init_ray(address or cfg.rllib.address, cfg.rllib.num_cpus)
-    s = Session(cfg, run_dir, resume)
     latest = (run_dir / "checkpoints" / "latest").resolve()
     algo = Algorithm.from_checkpoint(str(latest)) if resume else algorithm_config(cfg).build_algo()
+    _prepare(cfg, run_dir, resume)
+    s = Session(cfg, run_dir, resume)
     try:
         _train_loop(algo, s, progress)
         final_ckpt = (run_dir / "checkpoint").resolve()
