@@ -4,8 +4,9 @@
   "all facts but one" states from prefix / suffix merges);
 * the product-set ("box") location state used until the first head count equals the bitsets:
   a state that is forced onto bitsets from the start gives the same masks and counts;
-* ``count_consistent`` on small fact sets (card values) equals a fresh state's count, also on
-  its AND-of-masks path (local facts and at most one other, true or false);
+* ``count_consistent`` on small fact sets (card values) equals a fresh state's count: the
+  cached mask of the non-local facts ANDed with the local facts' masks (true or false facts);
+* ``clone`` copies every set of a state;
 * a state pickled in box mode and in bitset mode restores exactly.
 """
 
@@ -17,6 +18,7 @@ import numpy as np
 import pytest
 
 from parlour.envs.awkward_guests.case.deduction import LOCAL_TYPES, Deduction, count_consistent
+from parlour.envs.awkward_guests.case.deduction import engine as E
 from parlour.envs.awkward_guests.case.deduction import locations as D
 
 from .deduction_reference import random_fact, random_world, true_facts
@@ -105,6 +107,37 @@ def test_count_consistent_with_one_non_local_fact(seed):
             d = _on_bits(acc)
             d.add_facts(some)
             assert count_consistent(some, acc) == d.count()
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_count_consistent_with_several_non_local_facts(seed):
+    """The cached mask of the non-local facts ANDed with the local facts' masks is the count
+    (also when the same non-local facts come again with other local facts)."""
+    rng = np.random.default_rng(seed)
+    facts = _facts(seed + 600, True, n=80, noise=10)
+    local = [f for f in facts if f["type"] in LOCAL_TYPES]
+    other = [f for f in facts if f["type"] not in LOCAL_TYPES]
+    assert len(other) >= 3
+    for _ in range(8):
+        k = int(rng.integers(2, 4))
+        base = [other[int(i)] for i in rng.choice(len(other), size=k, replace=False)]
+        for _ in range(3):  # the same non-local facts, other local ones, any order
+            some = base + [local[int(i)] for i in rng.choice(len(local), size=int(rng.integers(3)))]
+            some = [some[int(i)] for i in rng.permutation(len(some))]
+            for acc in (False, True):
+                d = _on_bits(acc)
+                d.add_facts(some)
+                assert count_consistent(some, acc) == d.count()
+
+
+def test_clone_copies_every_set():
+    """``clone`` copies the sets it knows of (``_SETS``): no other set may hide in a state."""
+    d = Deduction(True)
+    d.add_facts(_facts(7, True))
+    sets = {k for k, v in vars(d).items() if isinstance(v, set)}
+    assert sets == set(E._SETS)
+    c = d.clone()
+    assert all(getattr(c, k) == getattr(d, k) and getattr(c, k) is not getattr(d, k) for k in sets)
 
 
 @pytest.mark.parametrize("acc", [False, True])

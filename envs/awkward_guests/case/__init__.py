@@ -12,6 +12,8 @@ module              content
 ``facts``           the twelve fact types: schema validation, references, English text
 ``solution``        :class:`Solution` and the fixed enumeration of candidate solutions
 ``deduction/``      the deduction engine: :class:`Deduction` (incremental), :func:`solve`
+``fact_info``       :func:`~.fact_info.fact_info`: a fact's validity, keys, references and
+                    text, checked and computed once per fact content
 ``cards``           :class:`Card`: a card's facts, references, text and trading value
 ``case``            the case model (:class:`Case`, :class:`World`, ``LEVELS``) and the case
                     file (:func:`load_case`, :func:`save_case`)

@@ -24,7 +24,8 @@ excludes 5% (value 2); a missing sign excludes 20% (value 3); an ``alone`` sight
 clears that guest as a culprit when there is an accomplice); a claim naming companions 30–60%.
 Over generated decks of all levels the mix is about 37% / 34% / 30%; easy decks bundle key
 facts (mostly 2s and 3s), hard decks carry many weak distractors (mostly 1s). Values are cached
-by content (the sorted semantic keys of the facts).
+by content (the sorted semantic keys of the facts); each fact is validated, keyed and put into
+words once per content (:mod:`.fact_info`).
 """
 
 from __future__ import annotations
@@ -36,7 +37,8 @@ from parlour.envs._checks import require_int
 
 from .board import WALTON, Board
 from .deduction import count_consistent, semantic_key
-from .facts import card_text, fact_key, fact_refs, sorted_refs, validate_fact
+from .fact_info import FactInfo, fact_info
+from .facts import card_text_of, fact_refs, sorted_refs, validate_fact
 from .memo import cached_by
 from .solution import candidate_solutions
 
@@ -89,13 +91,14 @@ def card_exclusion_share(facts: list[dict] | tuple[dict, ...], board: Board = WA
     return _exclusion_share(tuple(facts), board)
 
 
-def _share_key(facts: tuple[dict, ...], board: Board) -> tuple:
-    return (tuple(sorted(semantic_key(f) for f in facts)), board)
-
-
-@cached_by(_share_key, SHARE_CACHE_SIZE)
 def _exclusion_share(facts: tuple[dict, ...], board: Board) -> float:
     """As :func:`card_exclusion_share` for facts already validated (cached by content)."""
+    return _share_of(tuple(sorted(semantic_key(f) for f in facts)), facts, board)
+
+
+@cached_by(lambda keys, facts, board: (keys, board), SHARE_CACHE_SIZE)
+def _share_of(keys: tuple, facts: tuple[dict, ...], board: Board) -> float:
+    """The excluded share of ``facts``, cached by ``keys`` (their sorted semantic keys)."""
     total = len(candidate_solutions(True, board))
     return 1.0 - count_consistent(facts, True, board) / total
 
@@ -123,18 +126,19 @@ def copy_fact(f: dict) -> dict:
     return {k: (list(v) if isinstance(v, list) else v) for k, v in f.items()}
 
 
-def check_card_facts(card_id: Any, speaker: Any, facts: Any, board: Board) -> None:
+def check_card_facts(card_id: Any, speaker: Any, facts: Any, board: Board) -> list[FactInfo]:
     """Check a card's speaker and facts (1–3 valid facts of that speaker, none twice);
-    ``ValueError`` naming the card otherwise."""
+    ``ValueError`` naming the card otherwise. Returns the facts' :class:`FactInfo`."""
     if not isinstance(speaker, str) or speaker not in board.speaker_names:
         raise ValueError(f"card {card_id}: unknown speaker {speaker!r}")
     if not isinstance(facts, list | tuple) or not 1 <= len(facts) <= MAX_FACTS_PER_CARD:
         n = len(facts) if isinstance(facts, list | tuple) else type(facts).__name__
         raise ValueError(f"card {card_id}: a card holds 1 to {MAX_FACTS_PER_CARD} facts, got {n}")
     seen = set()
+    infos = []
     for f in facts:
         try:
-            validate_fact(f, board)
+            info = fact_info(f, board)
         except ValueError as e:
             raise ValueError(f"card {card_id}: {e}") from None
         if f["speaker"] != speaker:
@@ -142,10 +146,11 @@ def check_card_facts(card_id: Any, speaker: Any, facts: Any, board: Board) -> No
                 f"card {card_id}: all facts of a card have the card's speaker {speaker!r}; "
                 f"a fact has speaker {f['speaker']!r}"
             )
-        k = fact_key(f)
-        if k in seen:
+        if info.key in seen:
             raise ValueError(f"card {card_id}: the fact {f!r} appears twice")
-        seen.add(k)
+        seen.add(info.key)
+        infos.append(info)
+    return infos
 
 
 def card_refs(facts: list[dict] | tuple[dict, ...], board: Board = WALTON) -> tuple[str, ...]:
@@ -159,13 +164,15 @@ def card_refs(facts: list[dict] | tuple[dict, ...], board: Board = WALTON) -> tu
 def make_card(card_id: int, speaker: str, facts: list[dict], board: Board = WALTON) -> Card:
     """Build a card from its facts (validated), computing refs, value and text."""
     require_int("card id", card_id, numpy=False)
-    check_card_facts(card_id, speaker, facts, board)
+    infos = check_card_facts(card_id, speaker, facts, board)
     facts_t = tuple(copy_fact(f) for f in facts)
+    refs = infos[0].refs.union(*(i.refs for i in infos[1:]))
+    keys = tuple(sorted(i.semantic for i in infos))
     return Card(
         id=card_id,
         speaker=speaker,
         facts=facts_t,
-        refs=card_refs(facts_t, board),
-        value=value_of_valid_facts(facts_t, board),
-        text=card_text(speaker, facts_t, board),
+        refs=sorted_refs(refs, board),
+        value=_value_of_share(_share_of(keys, facts_t, board)),
+        text=card_text_of(speaker, [i.text for i in infos], board),
     )

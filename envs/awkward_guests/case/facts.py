@@ -36,7 +36,8 @@ Rulings (docs/case_model.md#fact-rulings, C1–C5):
 * Unknown keys, missing keys and wrongly typed values are errors.
 
 Functions: :func:`validate_fact` (raises ``ValueError``), :func:`fact_refs`, :func:`fact_text`,
-:func:`card_text`, :func:`canonical_fact` (keys in canonical order), :func:`sorted_refs`,
+:func:`card_text` (:func:`card_text_of` from the sentences), :func:`canonical_fact` (keys in
+canonical order), :func:`sorted_refs`,
 :func:`fact_key` (a canonical hashable key, equal for equal facts).
 """
 
@@ -419,6 +420,11 @@ def fact_text(fact: dict, board: Board = WALTON) -> str:
 
 def card_text(speaker: str, facts: list[dict] | tuple[dict, ...], board: Board = WALTON) -> str:
     """The English text of a card: who speaks, then one sentence per fact."""
+    return card_text_of(speaker, [fact_text(f, board) for f in facts], board)
+
+
+def card_text_of(speaker: str, sentences: list[str], board: Board = WALTON) -> str:
+    """:func:`card_text` from the facts' sentences (:func:`fact_text`)."""
     who = _cap(board.display(speaker))
     verb = "says" if speaker != "police" else "report"
-    return f"{who} {verb}: " + " ".join(fact_text(f, board) for f in facts)
+    return f"{who} {verb}: " + " ".join(sentences)

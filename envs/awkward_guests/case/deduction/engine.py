@@ -18,7 +18,7 @@ import numpy as np
 from ..board import WALTON, Board
 from ..facts import validate_fact
 from ..memo import cached_by
-from ..solution import Solution, candidate_index, candidate_solutions
+from ..solution import Solution, candidate_index
 from .factors import conspiracy, motive_factors, pair_factor
 from .keys import LOCAL_TYPES, semantic_key
 from .locations import _ROW_TYPES, _bits_row, _box_bits, _box_row, _solo_row
@@ -28,11 +28,16 @@ __all__ = ["Deduction", "solve", "count_consistent"]
 
 #: How many single-fact masks of local facts are kept (a board has a few hundred).
 LOCAL_MASK_CACHE_SIZE = 4096
+#: How many masks of non-local fact sets (card values: one per content of a card's location
+#: and route facts) are kept.
+OTHERS_MASK_CACHE_SIZE = 20_000
 
 #: derived caches of a Deduction (not pickled: recomputed on demand)
 _CACHES = ("_mask", "_cand_grid", "_count", "_j", "_mot", "_pair")
 #: the only arrays of a Deduction that are modified in place (``clone`` copies these)
 _MUTABLE_ARRAYS = ("_refuted", "_testified", "_weapon_ok")
+#: the sets of a Deduction (``clone`` copies these; ``_claims`` maps suspects to sets)
+_SETS = ("_keys", "_absent_signs", "_unused_weapons", "_unused_passages", "_alone", "_apart")
 
 
 class Deduction:
@@ -86,7 +91,7 @@ class Deduction:
         self._count: int | None = None
         self._j: np.ndarray | None = None
         self._mot: tuple[np.ndarray, np.ndarray] | None = None
-        self._pair: np.ndarray | None = None
+        self._pair: tuple[np.ndarray, np.ndarray] | None = None
 
     # -- copying / pickling ----------------------------------------------------------------
     def __getstate__(self) -> dict:
@@ -125,11 +130,10 @@ class Deduction:
         d = self.__dict__.copy()
         for k in _MUTABLE_ARRAYS:
             d[k] = d[k].copy()
-        for k, v in d.items():
-            if isinstance(v, set):
-                d[k] = set(v)
+        for k in _SETS:
+            d[k] = set(d[k])
         d["_claims"] = {s: set(c) for s, c in self._claims.items()}
-        new.__dict__.update(d)
+        new.__dict__ = d
         return new
 
     def merged(self, other: Deduction) -> Deduction:
@@ -326,9 +330,9 @@ class Deduction:
             )
         return self._mot
 
-    def _pair_factor(self) -> np.ndarray:
-        """pair[μ, α] (flat; accomplice possible only; cached until the motive or conspiracy
-        facts change; see :func:`~.factors.pair_factor`)."""
+    def _pair_factor(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(pair[μ, α] flat, pair per candidate)`` (accomplice possible only; cached until the
+        motive or conspiracy facts change; see :func:`~.factors.pair_factor`)."""
         if self._pair is None:
             if self._consp_dirty:
                 self._update_consp()
@@ -341,9 +345,8 @@ class Deduction:
             t = self._t
             j = self._joint()
             if self.accomplice_possible:
-                pair = self._pair_factor()
                 # == (pair[:, :, None] & j[g_m, g_a]).reshape(-1)[flat], gathered directly
-                mask = pair[t.c_pair] & j.reshape(-1)[t.c_jidx]
+                mask = self._pair_factor()[1] & j.reshape(-1)[t.c_jidx]
             else:
                 ok = ~self._refuted
                 own = t.motive_owner
@@ -360,7 +363,7 @@ class Deduction:
             t = self._t
             self.candidate_mask()
             if self._cand_grid is None:  # accomplice possible: built on demand
-                pair = self._pair_factor().reshape(t.NM, t.NM + 1)
+                pair = self._pair_factor()[0].reshape(t.NM, t.NM + 1)
                 self._cand_grid = pair[:, :, None] & self._joint()[t.g_m, t.g_a]
         return self._cand_grid
 
@@ -459,20 +462,30 @@ def _empty_state(board: Board, accomplice_possible: bool) -> Deduction:
     return d
 
 
+def _bits(mask: np.ndarray) -> int:
+    """A bool mask as a Python int (bit ``i`` = ``mask[i]``): ANDs and counts in a few µs."""
+    return int.from_bytes(np.packbits(mask, bitorder="little").tobytes(), "little")
+
+
 @cached_by(lambda fact, board: (board, semantic_key(fact)), LOCAL_MASK_CACHE_SIZE)
-def _local_mask(fact: dict, board: Board) -> np.ndarray:
-    """Candidates (accomplice possible) consistent with one local fact; cached."""
+def _local_bits(fact: dict, board: Board) -> int:
+    """Candidates (accomplice possible) consistent with one local fact, as bits; cached."""
     d = Deduction(True, board)
     d.add_facts((fact,), validate=False)
-    return d.candidate_mask()
+    return _bits(d.candidate_mask())
 
 
-@cached_by(lambda fact, acc, board: (board, acc, semantic_key(fact)), LOCAL_MASK_CACHE_SIZE)
-def _single_mask(fact: dict, acc: bool, board: Board) -> np.ndarray:
-    """Candidates consistent with one fact of any type (``acc``: accomplice possible); cached."""
+def _others_key(keys: tuple, others: list[dict], acc: bool, board: Board) -> tuple:
+    return (board, acc, keys)
+
+
+@cached_by(_others_key, OTHERS_MASK_CACHE_SIZE)
+def _others_bits(keys: tuple, others: list[dict], acc: bool, board: Board) -> int:
+    """Candidates (``acc``: accomplice possible) consistent with the non-local facts
+    ``others`` (``keys``: their sorted semantic keys), as bits; cached."""
     d = Deduction(acc, board)
-    d.add_facts((fact,), validate=False)
-    return d.candidate_mask()
+    d.add_facts(others, validate=False)
+    return _bits(d.candidate_mask())
 
 
 def count_consistent(
@@ -480,22 +493,15 @@ def count_consistent(
 ) -> int:
     """Number of candidates consistent with ``facts`` (valid facts; not re-validated).
 
-    Fast path for sets with at most one non-local fact (every card of 1–3 facts but those with
-    two or three location/route facts): a local fact excludes the same candidates whatever else
-    is known, so the cached single-fact masks — of the local facts and of the one other fact —
-    are combined with AND."""
-    facts = list(facts)
-    others = [f for f in facts if f["type"] not in LOCAL_TYPES]
-    if len(others) <= 1:
-        n = len(candidate_solutions(accomplice_possible, board))
-        if others:
-            mask = _single_mask(others[0], accomplice_possible, board).copy()
-        else:
-            mask = np.ones(n, dtype=bool)
-        for f in facts:
-            if f["type"] in LOCAL_TYPES:
-                mask &= _local_mask(f, board)[:n]
-        return int(np.count_nonzero(mask))
-    d = Deduction(accomplice_possible, board)
-    d.add_facts(facts, validate=False)
-    return d.count()
+    A local fact excludes the same candidates whatever else is known, so the candidates of
+    the non-local facts (one engine state per content of them, cached) are ANDed with the
+    cached single-fact masks of the local ones (the first 360 candidates, those without an
+    accomplice, are the same with and without an accomplice possible)."""
+    local, others = [], []
+    for f in facts:
+        (local if f["type"] in LOCAL_TYPES else others).append(f)
+    keys = tuple(sorted(semantic_key(f) for f in others))
+    bits = _others_bits(keys, others, bool(accomplice_possible), board)
+    for f in local:
+        bits &= _local_bits(f, board)
+    return bits.bit_count()

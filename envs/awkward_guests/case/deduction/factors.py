@@ -9,7 +9,8 @@ function               shape              depends on
 :func:`conspiracy`     (S, S) bool        the claims, ``alone`` and ``apart`` facts (iii)
 :func:`motive_factors` (S, NM), (S, S)    the refuted boxes (i) and who testified (ii)
                        or (S,)
-:func:`pair_factor`    (NM · (NM+1),)     refuted, testified and the conspiracy factor
+:func:`pair_factor`    (NM · (NM+1),),    refuted, testified and the conspiracy factor
+                       (n,)               (also gathered into the candidate enumeration)
 =====================  =================  ===================================================
 """
 
@@ -122,9 +123,10 @@ def _pair_key(t: _Tables, refuted: np.ndarray, testified: np.ndarray, consp: np.
 @cached_by(_pair_key, PAIR_CACHE_SIZE)
 def pair_factor(
     t: _Tables, refuted: np.ndarray, testified: np.ndarray, consp: np.ndarray
-) -> np.ndarray:
-    """pair[μ, α] (flat, NM · (NM+1); α == NM: no accomplice) of the motive and conspiracy
-    conditions (accomplice possible only)."""
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(pair, by_candidate)``: pair[μ, α] (flat, NM · (NM+1); α == NM: no accomplice) of the
+    motive and conspiracy conditions (accomplice possible only), and the same gathered into
+    the candidate enumeration (``pair[c_pair]``, one entry per candidate)."""
     ok = ~refuted
     gm, ga = t.g_m, t.g_a
     mus = np.arange(t.NM)[:, None]
@@ -137,5 +139,7 @@ def pair_factor(
         & ~testified[gm, als]
         & t.g_valid
     ).reshape(-1)  # (NM * (NM+1),)
+    by_candidate = pair[t.c_pair]
     pair.flags.writeable = False
-    return pair
+    by_candidate.flags.writeable = False
+    return pair, by_candidate

@@ -17,7 +17,6 @@ import numpy as np
 from ..board import Board
 from ..case import ACCOMPLICE_LEVELS
 from ..deduction import LOCAL_TYPES, Deduction
-from ..facts import fact_key
 from .core import Core, exclusions, prefix_states, suffix_states
 from .draws import choice_count, pick, weighted_order
 from .pool import PoolItem
@@ -105,36 +104,35 @@ def _pack(
     and no two cards of the deck are identical."""
     remaining = list(items)
     cards: list[tuple[str, list[dict]]] = []
-
-    def free(it: PoolItem, speaker: str, taken: set[tuple]) -> bool:
-        key = _told_key(it, speaker)
-        return key not in taken and told.counts.get(key, 0) < repeat
-
+    counts = told.counts  # keys: _told_key(item, speaker) == fact_key(item.told_by(speaker))
     while remaining and (max_cards is None or len(cards) < max_cards):
         first = remaining.pop(0)
-        options = [s for s in first.speakers if free(first, s, set())]
+        typ, tail = first.type, first.key_tail
+        options = [s for s in first.speakers if counts.get((typ, s, *tail), 0) < repeat]
         if not options:
             continue
         size = choice_count(rng, probs)
         speaker = pick(rng, options)
-        facts = [first.told_by(speaker)]
-        taken = {fact_key(facts[0])}
+        chosen = [first]
+        taken = {(typ, speaker, *tail)}
         j = 0
-        while len(facts) < size and j < len(remaining):
+        while len(chosen) < size and j < len(remaining):
             it = remaining[j]
-            if speaker in it.speakers and free(it, speaker, taken):
-                facts.append(it.told_by(speaker))
-                taken.add(fact_key(facts[-1]))
-                remaining.pop(j)
-            else:
-                j += 1
+            if speaker in it.speakers:
+                key = _told_key(it, speaker)
+                if key not in taken and counts.get(key, 0) < repeat:
+                    chosen.append(it)
+                    taken.add(key)
+                    remaining.pop(j)
+                    continue
+            j += 1
         ident = frozenset(taken)
         if ident in told.cards:  # the very same card again: skip it
             continue
         told.cards.add(ident)
         for k in taken:
-            told.counts[k] = told.counts.get(k, 0) + 1
-        cards.append((speaker, facts))
+            counts[k] = counts.get(k, 0) + 1
+        cards.append((speaker, [it.told_by(speaker) for it in chosen]))
     return cards
 
 

@@ -7,8 +7,7 @@ tell it. *Inert* facts (confirming evidence, ``together``; confirming testimony 
 
 from __future__ import annotations
 
-import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -31,15 +30,19 @@ class PoolItem:
     fact: dict
     speakers: tuple[str, ...]
     informative: bool
+    type: str = field(init=False, repr=False, compare=False)
+    _key_tail: tuple | None = field(init=False, repr=False, compare=False, default=None)
 
-    @functools.cached_property
-    def type(self) -> str:
-        return self.fact["type"]
+    def __post_init__(self) -> None:
+        self.type = self.fact["type"]
 
-    @functools.cached_property
+    @property
     def key_tail(self) -> tuple:
         """``fact_key`` of the fact without its type and speaker (the same for every teller)."""
-        return fact_key(self.fact)[2:]
+        kt = self._key_tail
+        if kt is None:
+            kt = self._key_tail = fact_key(self.fact)[2:]
+        return kt
 
     def told_by(self, speaker: str) -> dict:
         f = dict(self.fact)
