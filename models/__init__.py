@@ -242,11 +242,24 @@ def shipped_in(specs: Any, folder: Path | None = None) -> list[tuple[str, Shippe
     """``(spec, model)`` for each agent spec in ``specs`` that names a shipped model."""
     found = []
     for spec in specs:
-        if isinstance(spec, str) and spec.startswith("ppo:"):
-            model = lookup(spec[len("ppo:") :].removesuffix(":sample"), folder)
-            if model is not None:
-                found.append((spec, model))
+        if not isinstance(spec, str):
+            continue
+        model = lookup(_model_name(spec), folder) if _model_name(spec) else None
+        if model is not None:
+            found.append((spec, model))
     return found
+
+
+def _model_name(spec: str) -> str | None:
+    """The model an agent spec plays: ``ppo:NAME[:sample]`` or ``AGENT:model=NAME[,...]``."""
+    if spec.startswith("ppo:"):
+        return spec[len("ppo:") :].removesuffix(":sample")
+    _, _, options = spec.partition(":")
+    for option in options.split(","):
+        key, _, value = option.partition("=")
+        if key.strip() == "model":
+            return value.strip()
+    return None
 
 
 def seat_options(

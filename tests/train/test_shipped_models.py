@@ -214,6 +214,11 @@ def test_a_shipped_model_brings_its_game_options_to_the_table(registry, tiny_run
     }  # the table's own setting wins
     with pytest.raises(ValueError, match="give the game option uncertain_counts explicitly"):
         seat_options(["ppo:tiny-uc", "ppo:tiny-plain"], {})
+    # a search agent on a shipped model brings that model's options too
+    search = "audition.search:sims=4,model=tiny-uc"
+    assert seat_options([search, "random"], {}) == {"uncertain_counts": True}
+    with pytest.raises(ValueError, match="give the game option uncertain_counts explicitly"):
+        seat_options([search, "ppo:tiny-plain"], {})
     from parlour.train.tournament import run_tournament
 
     result = run_tournament("audition", 2, ["ppo:tiny-uc", "random"], 2, workers=1, progress=False)
@@ -264,8 +269,10 @@ def test_the_web_table_offers_shipped_models_only_at_their_game_and_seat_count(r
     from parlour.train.web.sessions import parse_settings
 
     games = {g["name"]: g for g in catalog([])}
-    (entry,) = games["audition"]["shipped"]
+    entry, search = games["audition"]["shipped"]
     assert entry["spec"] == "ppo:tiny-2p" and entry["players"] == 2 and entry["default"]
+    assert search["spec"] == "audition.search:model=tiny-2p" and search["players"] == 2
+    assert not search["default"]  # offered beside the model, never seated by default
     assert games["guests"]["shipped"] == []
     assert not any("tiny" in a for g in games.values() for a in g["agents"])
     assert parse_settings({"game": "audition", "players": 2}).opponents == ["ppo:tiny-2p"]

@@ -191,6 +191,8 @@ def test_shipped_models_are_offered_at_their_own_table(page, tmp_path, monkeypat
     assert "ppo:web-2p" in _options(page, "#opponent-0")
     assert not {"ppo:web-3p", "ppo:web-g"} & set(_options(page, "#opponent-0"))
     assert page.input_value("#opponent-0") == "ppo:web-2p"  # the default for 2 players
+    assert "audition.search:model=web-2p" in _options(page, "#opponent-0")  # search on it
+    assert "audition.search:model=web-3p" not in _options(page, "#opponent-0")
     page.select_option("#option-action_cards", "2")  # another variant: not its table
     assert page.input_value("#opponent-0") == "audition.greedy"
     page.select_option("#players", "3")

@@ -3,7 +3,7 @@
 | method and path | body / query | answer |
 |---|---|---|
 | ``GET /`` | — | the page (``static/index.html``) |
-| ``GET /api/catalog`` | — | the games: seats, default players and opponent, the game's own options, agent specs (with the models given to ``parlour serve``), the game's shipped models (``shipped``: spec, players, game options, default, summary; the page offers each only at its own seat count and selects the default one whose options are the form's) |
+| ``GET /api/catalog`` | — | the games: seats, default players and opponent, the game's own options, agent specs (with the models given to ``parlour serve``), the game's shipped models (``shipped``: spec, players, game options, default, summary; each model as ``ppo:NAME`` and as every search agent on it, e.g. ``audition.search:model=NAME``; the page offers each only at its own seat count and selects the default one whose options are the form's) |
 | ``POST /api/games`` | ``{"game", "players", "seat", "opponents": [spec, ...], "options": {...}, "seed", "hints"}`` | ``{"id", "state", "frames"}``: a new game (``frames``: the agents' opening moves) |
 | ``GET /api/games/{id}`` | — | ``{"state"}`` |
 | ``POST /api/games/{id}/move`` | ``{"action", "version"}`` | ``{"state", "frames"}``: the person's move and the agents' answers, one frame per step |
@@ -63,32 +63,36 @@ def catalog(models: list[str]) -> list[dict[str, Any]]:
                 "agents": known_agents(spec)
                 + [f"ppo:{m}" for m in models]
                 + [f"{name}:model={m}" for name in model_agents(spec) for m in models],
-                "shipped": shipped_for_page(spec.name),
+                "shipped": shipped_for_page(spec),
             }
         )
     return games
 
 
-def shipped_for_page(game: str) -> list[dict[str, Any]]:
-    """The shipped models of ``game`` (:mod:`parlour.models`) with their seat count, game options,
-    ``default`` flag and card summary; none without the ``train`` extra (torch) to play them."""
+def shipped_for_page(spec: Any) -> list[dict[str, Any]]:
+    """The shipped models of the game ``spec`` (:mod:`parlour.models`) with their seat count, game
+    options, ``default`` flag and card summary — each as ``ppo:NAME`` and as every search agent
+    built on a model (``audition.search:model=NAME``, never a default); none without the
+    ``train`` extra (torch) to play them."""
     import importlib.util
 
+    from parlour.agents.factory import model_agents
     from parlour.models import read_index
 
     if importlib.util.find_spec("sb3_contrib") is None:
         return []
-    return [
-        {
-            "spec": f"ppo:{m.name}",
-            "players": m.players,
-            "game_options": m.game_options,
-            "default": m.default,
-            "summary": m.summary(),
-        }
-        for m in read_index()
-        if m.game == game and m.path.is_file()
-    ]
+    out: list[dict[str, Any]] = []
+    for m in read_index():
+        if m.game != spec.name or not m.path.is_file():
+            continue
+        entry = {"players": m.players, "game_options": m.game_options, "summary": m.summary()}
+        out.append({"spec": f"ppo:{m.name}", "default": m.default, **entry})
+        for agent in model_agents(spec):
+            summary = f"{agent} on ppo:{m.name}: {m.summary()}"
+            out.append(
+                {**entry, "spec": f"{agent}:model={m.name}", "default": False, "summary": summary}
+            )
+    return out
 
 
 def find_replays(paths: list[str]) -> dict[str, Path]:
