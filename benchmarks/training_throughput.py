@@ -152,7 +152,7 @@ def figures(
     quick: bool = False,
     steps: int | None = None,
     repeats: int | None = None,
-    config: str = "configs/audition_2p.yaml",
+    config: str = "audition_2p",
 ) -> list[dict[str, Any]]:
     """The figures in ``parlour bench``'s format (``quick``: 2048 steps, one repeat).
 
@@ -206,7 +206,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--steps", type=int, default=8192)
     parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--config", default="configs/audition_2p.yaml")
+    parser.add_argument(
+        "--config", default="audition_2p", help="a config file or a shipped config's name"
+    )
     parser.add_argument("--json", default=None)
     args = parser.parse_args(argv)
     figs = figures(steps=args.steps, repeats=args.repeats, config=args.config)

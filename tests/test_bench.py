@@ -111,3 +111,18 @@ def test_a_peer_whose_constructor_fails_is_skipped(monkeypatch, capsys):
     )
     assert "hanabi_v5" not in aec_throughput.peers()
     assert "peer hanabi_v5 unavailable" in capsys.readouterr().out
+
+
+def test_the_training_bench_finds_its_config_outside_a_checkout(tmp_path, monkeypatch):
+    """``parlour bench`` run from any folder: the default config is a shipped name, not a path
+    relative to the repository (a relative path failed after the other sections had run)."""
+    import inspect
+
+    from parlour.benchmarks import training_throughput as tt
+    from parlour.train.config import load_config
+
+    monkeypatch.chdir(tmp_path)
+    default = inspect.signature(tt.figures).parameters["config"].default
+    assert load_config(default).name == "audition_2p"
+    for name in tt.GUESTS_CONFIGS:
+        assert load_config(name).name == name
