@@ -103,7 +103,8 @@ def check_resume(run_dir: Path, cfg_dict: dict[str, Any], checkpoint: str = "lat
 
     ckpt = run_dir / "checkpoints" / checkpoint
     state = run_dir / "checkpoints" / "state.json"
-    if not (ckpt.exists() and (checkpoint.endswith(".zip") or state.is_file())):
+    found = ckpt.is_file() if checkpoint.endswith(".zip") else ckpt.is_dir() and state.is_file()
+    if not found:
         raise RunFolderError(f"--resume but no checkpoint at {ckpt}")
     path = run_dir / "config.yaml"
     try:

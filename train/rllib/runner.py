@@ -351,9 +351,9 @@ def _train_rllib_locked(
     where = init_ray(address or cfg.rllib.address, cfg.rllib.num_cpus)
     latest = (run_dir / "checkpoints" / "latest").resolve()
     algo = Algorithm.from_checkpoint(str(latest)) if resume else algorithm_config(cfg).build_algo()
-    _prepare(cfg, run_dir, resume)
-    s = Session(cfg, run_dir, resume)
     try:
+        _prepare(cfg, run_dir, resume)
+        s = Session(cfg, run_dir, resume)
         _train_loop(algo, s, progress)
         final_ckpt = (run_dir / "checkpoint").resolve()
         algo.save_to_path(str(final_ckpt))
