@@ -242,9 +242,8 @@ def shipped_in(specs: Any, folder: Path | None = None) -> list[tuple[str, Shippe
     """``(spec, model)`` for each agent spec in ``specs`` that names a shipped model."""
     found = []
     for spec in specs:
-        if not isinstance(spec, str):
-            continue
-        model = lookup(_model_name(spec), folder) if _model_name(spec) else None
+        name = _model_name(spec) if isinstance(spec, str) else None
+        model = lookup(name, folder) if name else None
         if model is not None:
             found.append((spec, model))
     return found
@@ -254,12 +253,12 @@ def _model_name(spec: str) -> str | None:
     """The model an agent spec plays: ``ppo:NAME[:sample]`` or ``AGENT:model=NAME[,...]``."""
     if spec.startswith("ppo:"):
         return spec[len("ppo:") :].removesuffix(":sample")
-    _, _, options = spec.partition(":")
-    for option in options.split(","):
-        key, _, value = option.partition("=")
-        if key.strip() == "model":
-            return value.strip()
-    return None
+    from parlour.agents.factory import parse_spec
+
+    try:
+        return parse_spec(spec)[1].get("model")
+    except ValueError:  # options that are not key=value (``rllib:PATH``): no shipped model
+        return None
 
 
 def seat_options(
