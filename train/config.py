@@ -34,6 +34,8 @@ agent specs and the game options against it.
 | ``checkpoint_every`` | int | 50000 | learner steps between checkpoints (for ``--resume``) |
 | ``backend`` | ``sb3`` / ``rllib`` | ``sb3`` | the trainer: SB3 MaskablePPO in one process, or multi-agent PPO on RLlib (Ray; :mod:`parlour.train.rllib`) |
 | ``rllib.*`` | | see :mod:`parlour.train.rllib.settings` | what only the RLlib backend has: env runners, learners, batch sizes, network, baseline share, cluster address |
+| ``imitation.teacher`` | str or null | null | a warm start: this agent spec (e.g. ``guests.deducer``) plays the learner's seat first and the fresh network is fitted to its decisions before PPO starts (:mod:`parlour.train.imitation`; ``vec_env: dummy``, or ``batched`` for Awkward Guests) |
+| ``imitation.*`` | | see :class:`ImitationConfig` | ``steps`` recorded, ``epochs``, ``batch_size``, ``learning_rate`` of the fit |
 | ``init_from`` | str or null | null | start from the weights (and Adam state) of this ``model.zip`` (a path from the current folder; same game, players, observation and network) instead of a fresh network: a second training stage (curriculum, fine-tuning) with its own opponents and hyper-parameters; the step count starts at 0; ignored by ``--resume`` (the checkpoint has the weights) |
 """
 
@@ -137,6 +139,22 @@ class EvalConfig:
 
 
 @dataclass
+class ImitationConfig:
+    """Behaviour cloning of a scripted teacher before PPO (:mod:`parlour.train.imitation`)."""
+
+    #: the teacher's agent spec, playing the learner's seat (None: no imitation stage)
+    teacher: str | None = None
+    #: learner decisions to record (those of games unfinished at the end are dropped)
+    steps: int = 100000
+    #: passes over the recorded decisions
+    epochs: int = 8
+    #: minibatch size of the fit
+    batch_size: int = 256
+    #: Adam learning rate of the fit
+    learning_rate: float = 1e-3
+
+
+@dataclass
 class TrainConfig:
     """One training run (the module docstring has the table)."""
 
@@ -166,6 +184,8 @@ class TrainConfig:
     eval: EvalConfig = field(default_factory=EvalConfig)
     #: learner steps between checkpoints (for --resume)
     checkpoint_every: int = 50000
+    #: behaviour cloning of a teacher before PPO (a new run's first stage)
+    imitation: ImitationConfig = field(default_factory=ImitationConfig)
     #: start from the weights (and Adam state) of this model.zip (None: a fresh network)
     init_from: str | None = None
     #: the trainer: sb3 or rllib
@@ -285,6 +305,15 @@ def _validate(cfg: TrainConfig) -> None:
     )
     need(cfg.backend in BACKENDS, f"backend: one of {', '.join(BACKENDS)}, got {cfg.backend!r}")
     need(cfg.backend == "sb3" or cfg.init_from is None, "init_from: only with backend: sb3")
+    im = cfg.imitation
+    if im.teacher is not None:
+        need(cfg.backend == "sb3", "imitation: only with backend: sb3")
+        need(cfg.init_from is None, "imitation: a fresh network only (not with init_from)")
+        need(cfg.vec_env != "subproc", "imitation: vec_env: dummy or batched (not subproc)")
+        need(im.steps >= 1, f"imitation.steps: must be >= 1, got {im.steps}")
+        need(im.epochs >= 1, f"imitation.epochs: must be >= 1, got {im.epochs}")
+        need(im.batch_size >= 1, f"imitation.batch_size: must be >= 1, got {im.batch_size}")
+        need(im.learning_rate > 0, f"imitation.learning_rate: must be > 0, got {im.learning_rate}")
     for problem in cfg.rllib.problems():
         need(False, problem)
     o = cfg.opponents
@@ -334,6 +363,7 @@ def _validate(cfg: TrainConfig) -> None:
         ("opponents.baselines", list(o.baselines)),
         ("eval.agents", e.agents),
         ("eval.final_agents", e.final_agents),
+        ("imitation.teacher", [im.teacher] if im.teacher is not None else []),
     ):
         for s in specs:
             try:

@@ -342,6 +342,17 @@ def report_markdown(report: Mapping[str, Any], spec: GameSpec | None = None) -> 
         f"{report['final_eval_wall_time_s']:.0f} s.",
         "",
     ]
+    imitation = report.get("imitation")
+    if imitation:
+        last = imitation["epochs"][-1]
+        lines += [
+            f"First stage, imitation of `{imitation['teacher']}` (included in the training time): "
+            f"{imitation['decisions_kept']} of its decisions ({imitation['teacher_games']} games) "
+            f"recorded in {imitation['record_wall_time_s']:.0f} s, fitted in "
+            f"{imitation['fit_wall_time_s']:.0f} s ({last['epoch']} epochs); the network then "
+            f"chose the teacher's action in {last['agreement']:.1%} of them.",
+            "",
+        ]
     solo = report["players"] == 1
     if solo:
         lines.append(

@@ -184,6 +184,18 @@ def _summary_line(report: dict[str, Any], spec: Any) -> str:
     return f"{what}, {report['timesteps']} learner steps: {'; '.join(parts)}."
 
 
+def _imitation_rows(imitation: dict[str, Any] | None) -> list[str]:
+    """The card's row for a run that imitated a teacher first (:mod:`parlour.train.imitation`)."""
+    if not imitation:
+        return []
+    agreement = imitation["epochs"][-1]["agreement"]
+    return [
+        f"| first stage | imitation of `{imitation['teacher']}`: {imitation['decisions_kept']} "
+        f"of its decisions, the teacher's action chosen in {agreement:.1%} of them after the fit "
+        "(in the wall time) |"
+    ]
+
+
 def model_card(name: str, report: dict[str, Any], spec: Any) -> str:
     """The model card ``NAME.md`` from a run's ``report.json`` (the first line after the title
     is the summary ``parlour models`` prints)."""
@@ -211,6 +223,7 @@ def model_card(name: str, report: dict[str, Any], spec: Any) -> str:
         f"| game options | `{json.dumps(options)}` |",
         f"| learner steps | {report['timesteps']} |",
         f"| training wall time | {report.get('train_wall_time_s', 0):.0f} s |",
+        *_imitation_rows(report.get("imitation")),
         f"| training config | `{report['config'].get('name', '?')}` (below) |",
         "",
         f"## Final evaluation of the run ({how}; Wilson 95% CI)",

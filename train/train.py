@@ -75,6 +75,7 @@ from parlour.train.evaluation import (
     learner_summary,
     log_evaluation,
 )
+from parlour.train.imitation import imitate, teacher_games
 from parlour.train.run_folder import (
     RunFolderError,
     RunLock,
@@ -136,13 +137,17 @@ def run(args: argparse.Namespace) -> int:
             cfg, Path(args.runs), args.resume, progress, args.address, args.overwrite
         )
         return 0 if report else 1
-    report = train(
-        cfg,
-        Path(args.runs),
-        resume=args.resume,
-        progress=not args.no_progress,
-        overwrite=args.overwrite,
-    )
+    try:
+        report = train(
+            cfg,
+            Path(args.runs),
+            resume=args.resume,
+            progress=not args.no_progress,
+            overwrite=args.overwrite,
+        )
+    except ConfigError as exc:  # (what only the built envs can tell: imitation's teacher)
+        print(f"parlour train: {args.config}: {exc}", file=sys.stderr)
+        return 2
     if report.get("interrupted"):
         return EXIT_INTERRUPTED
     return 0 if report else 1
@@ -445,12 +450,23 @@ def _learn(
 
     ckpt = run_dir / "checkpoints" / "latest.zip"
     vec_env = make_vec_env(cfg)
+    imitating = cfg.imitation.teacher is not None and not resume
     try:
+        if imitating:  # (refused here, before the run folder is emptied)
+            teacher_games(vec_env)
         model = _build_or_load(cfg, run_dir, resume, vec_env)
     except BaseException:
         vec_env.close()
         raise
     _init_run_dir(cfg, run_dir, resume)
+    if imitating:
+        t_imitation = time.perf_counter()
+        try:
+            imitate(cfg, model, vec_env, run_dir, progress)
+        except BaseException:
+            vec_env.close()
+            raise
+        state.wall_time += time.perf_counter() - t_imitation
     if resume:
         for path in state.snapshots:
             vec_env.env_method("add_snapshot", path)
@@ -579,11 +595,18 @@ def _report(
         "train_steps_per_s": round(steps_per_s, 1),  # periodic evaluations excluded
         "final_eval_wall_time_s": round(eval_time, 1),
         "model": str(run_dir / "model.zip"),
+        "imitation": _imitation_summary(run_dir),
         "final": learner_summary(final, cfg.game_spec),
         "final_tournaments": final,
         "history": state.history,
         "config": cfg.to_dict(),
     }
+
+
+def _imitation_summary(run_dir: Path) -> dict[str, Any] | None:
+    """The run's ``imitation.json`` (its first stage, :mod:`parlour.train.imitation`), or None."""
+    path = run_dir / "imitation.json"
+    return json.loads(path.read_text()) if path.is_file() else None
 
 
 def _yaml(data: dict[str, Any]) -> str:

@@ -1,0 +1,161 @@
+"""The ``imitation`` warm start (:mod:`parlour.train.imitation`): returns, the fit, the run folder,
+refusals before anything is touched, determinism, and the Awkward Guests batched env."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import yaml
+
+from parlour.train.cli import main
+from parlour.train.config import ConfigError, config_from_dict
+from parlour.train.games import get_game
+from parlour.train.imitation import _agreement, _returns, fit, record, teacher_games
+from parlour.train.shipped import model_card
+from parlour.train.train import build_model, make_vec_env
+
+AUDITION = {
+    "name": "imitate",
+    "players": 2,
+    "seed": 3,
+    "total_timesteps": 256,
+    "n_envs": 4,
+    "vec_env": "dummy",
+    "opponents": {"baselines": {"random": 1.0}},
+    "ppo": {"n_steps": 64, "batch_size": 128, "n_epochs": 1, "net_arch": [64, 64]},
+    "eval": {"every": 256, "games": 4, "final_games": 8, "workers": 1},
+    "imitation": {"teacher": "audition.greedy", "steps": 2000, "epochs": 4},
+}
+
+GUESTS = {
+    "name": "imitate_guests",
+    "game": "guests",
+    "players": 2,
+    "game_options": {"level": "easy", "observation_mode": "deduced"},
+    "total_timesteps": 128,
+    "n_envs": 4,
+    "vec_env": "batched",
+    "opponents": {"baselines": {"guests.deducer": 1.0}},
+    "ppo": {"n_steps": 32, "batch_size": 64, "n_epochs": 1, "net_arch": []},
+    "eval": {"every": 128, "games": 2, "final_games": 4, "workers": 1},
+    "imitation": {"teacher": "guests.deducer", "steps": 600, "epochs": 3},
+}
+
+
+def test_returns_are_discounted_to_the_end_of_each_game_and_unfinished_games_dropped():
+    rewards = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 0.5], [2.0, 0.0]], np.float32)
+    dones = np.array([[False, False], [True, False], [False, True], [False, False]])
+    returns, kept = _returns(rewards, dones, 0.5)
+    # game 0: an episode ends at t=1 (return 0.5, 1); the next one is still running at t=3
+    assert returns[:, 0].tolist() == [0.5, 1.0, 1.0, 2.0]
+    assert kept[:, 0].tolist() == [True, True, False, False]
+    # game 1: one episode ends at t=2 (0.125, 0.25, 0.5); t=3 starts another
+    assert returns[:, 1].tolist() == [0.125, 0.25, 0.5, 0.0]
+    assert kept[:, 1].tolist() == [True, True, True, False]
+
+
+def test_the_fit_makes_the_network_agree_with_its_teacher():
+    cfg = config_from_dict(AUDITION)
+    vec_env = make_vec_env(cfg)
+    try:
+        model = build_model(cfg, vec_env)
+        data = record(cfg, vec_env)
+    finally:
+        vec_env.close()
+    n = len(data["actions"])
+    assert 0.5 * 2000 <= n <= 2000 and data["stats"]["decisions_recorded"] == 2000
+    assert data["masks"][np.arange(n), data["actions"]].all()  # the teacher plays legal actions
+    assert data["stats"]["teacher_games"] > 0
+    import torch
+
+    assert data["obs"].shape == (2000, vec_env.observation_space.shape[0])
+    assert len(data["rows"]) == n and set(data["rows"]) <= set(range(2000))
+    tensors = [torch.as_tensor(data[k]) for k in ("obs", "rows", "masks", "actions")]
+    before = _agreement(model.policy, *tensors)
+    epochs = fit(cfg, model, data)
+    after = _agreement(model.policy, *tensors)
+    assert epochs[-1]["agreement"] == pytest.approx(after, abs=1e-4)
+    assert epochs[-1]["policy_loss"] < epochs[0]["policy_loss"]
+    assert after > before + 0.1 and after > 0.75
+
+
+def test_parlour_train_imitates_first_and_is_deterministic(tmp_path):
+    cfg_path = tmp_path / "imitate.yaml"
+    cfg_path.write_text(yaml.safe_dump(AUDITION))
+    summaries, weights = [], []
+    for runs in (tmp_path / "a", tmp_path / "b"):
+        assert main(["train", str(cfg_path), "--runs", str(runs), "--no-progress"]) == 0
+        summary = json.loads((runs / "imitate" / "imitation.json").read_text())
+        assert summary["teacher"] == "audition.greedy" and len(summary["epochs"]) == 4
+        summaries.append({k: v for k, v in summary.items() if not k.endswith("wall_time_s")})
+        report = json.loads((runs / "imitate" / "report.json").read_text())
+        assert report["imitation"] == summary
+        assert "imitation of `audition.greedy`" in (runs / "imitate" / "report.md").read_text()
+        card = model_card("imitate-2p", report, get_game("audition"))
+        assert "| first stage | imitation of `audition.greedy`: " in card
+        from sb3_contrib import MaskablePPO
+
+        model = MaskablePPO.load(runs / "imitate" / "model.zip", device="cpu")
+        weights.append({k: v.clone() for k, v in model.policy.state_dict().items()})
+    assert summaries[0] == summaries[1]
+    import torch
+
+    assert all(torch.equal(weights[0][k], weights[1][k]) for k in weights[0])
+
+
+def test_guests_batched_training_imitates_the_deducer(tmp_path):
+    cfg = config_from_dict(GUESTS)
+    vec_env = make_vec_env(cfg)
+    try:
+        assert len(teacher_games(vec_env)) == 4
+        data = record(cfg, vec_env)
+    finally:
+        vec_env.close()
+    n = len(data["actions"])
+    assert n >= 300 and data["masks"][np.arange(n), data["actions"]].all()
+    assert data["stats"]["teacher_games"] >= 4
+    # the deducer never accuses wrongly: its games end in a correct accusation or the limit
+    assert data["stats"]["teacher_win_rate"] > 0.3
+    cfg_path = tmp_path / "g.yaml"
+    cfg_path.write_text(yaml.safe_dump(GUESTS))
+    assert main(["train", str(cfg_path), "--runs", str(tmp_path / "runs"), "--no-progress"]) == 0
+    assert (tmp_path / "runs" / "imitate_guests" / "imitation.json").is_file()
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"imitation": {"teacher": "nobody"}}, "imitation.teacher: .*unknown agent"),
+        ({"imitation": {"teacher": "guests.deducer"}}, "imitation.teacher: .*guests"),
+        ({"vec_env": "subproc"}, "imitation: vec_env: dummy or batched"),
+        ({"imitation": {"teacher": "random", "steps": 0}}, "imitation.steps: must be >= 1"),
+        ({"imitation": {"teacher": "random", "epochs": 0}}, "imitation.epochs: must be >= 1"),
+        ({"imitation": {"teacher": "random", "learning_rate": 0}}, "imitation.learning_rate"),
+        ({"init_from": "x.zip"}, "not with init_from"),
+        ({"imitation": {"teacher": "random", "lr": 1}}, "unknown key"),
+    ],
+)
+def test_bad_imitation_settings_raise_clear_errors(change, message):
+    data = {**AUDITION, **change}
+    if "imitation" in change:
+        data["imitation"] = {**AUDITION["imitation"], **change["imitation"]}
+    with pytest.raises(ConfigError, match=message):
+        config_from_dict(data)
+
+
+def test_an_engine_without_whole_games_is_refused_before_the_run_folder_is_touched(
+    tmp_path, capsys
+):
+    runs = tmp_path / "runs"
+    old = runs / "imitate"
+    old.mkdir(parents=True)
+    (old / "model.zip").write_bytes(b"an earlier run")
+    cfg_path = tmp_path / "imitate.yaml"
+    cfg_path.write_text(yaml.safe_dump({**AUDITION, "vec_env": "batched", "n_envs": 8}))
+    args = ["train", str(cfg_path), "--runs", str(runs), "--no-progress", "--overwrite"]
+    assert main(args) == 2
+    assert "imitation: the teacher plays whole games in this process" in capsys.readouterr().err
+    assert [p.name for p in old.iterdir()] == ["model.zip"]
+    assert (old / "model.zip").read_bytes() == b"an earlier run"
