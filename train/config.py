@@ -307,9 +307,9 @@ def _validate(cfg: TrainConfig) -> None:
     need(cfg.backend == "sb3" or cfg.init_from is None, "init_from: only with backend: sb3")
     im = cfg.imitation
     if im.teacher is not None:
-        need(cfg.backend == "sb3", "imitation: only with backend: sb3")
-        need(cfg.init_from is None, "imitation: a fresh network only (not with init_from)")
-        need(cfg.vec_env != "subproc", "imitation: vec_env: dummy or batched (not subproc)")
+        need(cfg.backend == "sb3", f"imitation: only with backend: sb3, got backend: {cfg.backend}")
+        need(cfg.init_from is None, "imitation: a fresh network only, not with init_from")
+        need(cfg.vec_env != "subproc", "imitation: vec_env: dummy or batched, got vec_env: subproc")
         need(im.steps >= 1, f"imitation.steps: must be >= 1, got {im.steps}")
         need(im.epochs >= 1, f"imitation.epochs: must be >= 1, got {im.epochs}")
         need(im.batch_size >= 1, f"imitation.batch_size: must be >= 1, got {im.batch_size}")

@@ -9,7 +9,7 @@ starts from that network (and keeps its own opponents, rewards and hyper-paramet
 | step | what |
 |---|---|
 | record | the teacher (an agent spec, e.g. ``guests.deducer``) plays the learner's seat of the run's own training games, against the run's opponents, for ``imitation.steps`` learner decisions: the observation the network will see, the action mask, the teacher's action and the reward (shaping included) |
-| returns | each recorded decision's discounted return (``ppo.gamma``) to the end of its game; the decisions of games still running when recording stops are dropped (no return yet) |
+| returns | each recorded decision's discounted return (``ppo.gamma``) to the end of its game; the decisions of games still running when recording stops are dropped (no return yet: a warning when that is over half of them, a :class:`~parlour.train.config.ConfigError` when it is all of them — the run folder is then already emptied) |
 | fit | ``imitation.epochs`` passes in minibatches of ``imitation.batch_size``, Adam at ``imitation.learning_rate``: the masked policy's negative log-likelihood of the teacher's action plus ``ppo.vf_coef`` × the value head's squared error against the return (so PPO's first advantages are not noise), gradients clipped to ``ppo.max_grad_norm`` |
 | written | ``runs/<name>/imitation.json``: teacher, decisions recorded and kept, the teacher's games, win rate and mean game reward (shaping included), each epoch's loss and the share of decisions where the network's most probable action is the teacher's, wall times |
 
@@ -26,6 +26,7 @@ Everything is seeded from the run's ``seed``: the same config gives the same net
 from __future__ import annotations
 
 import json
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -34,8 +35,8 @@ import numpy as np
 
 from parlour.train.config import ConfigError, TrainConfig
 
-#: teacher games whose recording had not ended are dropped; this is the share of a recording
-#: that may be lost that way before the fit is refused (too few whole games)
+#: decisions of teacher games still running when recording stops are dropped; below this share
+#: kept, a warning says that ``imitation.steps`` is short for games this long
 MIN_KEPT_SHARE = 0.5
 
 
@@ -82,6 +83,8 @@ def record(
     ]
     vec_env.seed(cfg.seed)
     obs = vec_env.reset()
+    for teacher, seed in zip(teachers, seeds, strict=True):
+        teacher.reset(int(seed))
     dim = obs.shape[1]
     observations = np.empty((rounds, n, dim), np.float32)
     masks = np.empty((rounds, n, vec_env.action_space.n), bool)
@@ -95,7 +98,6 @@ def record(
         total=rounds * n, desc="imitation: record", unit="step", disable=not progress, leave=False
     )
     for t in range(rounds):
-        bar.update(n)
         observations[t] = obs
         masks[t] = np.stack([game.action_masks() for game in games])
         for i, game in enumerate(games):
@@ -110,13 +112,17 @@ def record(
             episode_rewards.append(float(episode_reward[i]))
             episode_reward[i] = 0.0
             teachers[i].reset(int(seeds[i]) + len(wins))
+        bar.update(n)
     bar.close()
     returns, kept = _returns(rewards, dones, cfg.ppo.gamma)
+    short = (
+        f"imitation.steps: {cfg.imitation.steps} decisions over {n} games leave "
+        f"{int(kept.sum())} in finished games; record more (games here last longer)"
+    )
+    if not kept.any():
+        raise ConfigError(short)
     if kept.sum() < MIN_KEPT_SHARE * kept.size:
-        raise ConfigError(
-            f"imitation.steps: {cfg.imitation.steps} decisions over {n} games leave "
-            f"{int(kept.sum())} in finished games; record more (games here last longer)"
-        )
+        print(f"warning: {short}", file=sys.stderr)
     stats = {
         "decisions_recorded": int(kept.size),
         "decisions_kept": int(kept.sum()),
