@@ -463,6 +463,14 @@ def _learn(
         t_imitation = time.perf_counter()
         try:
             imitate(cfg, model, vec_env, run_dir, progress)
+        except KeyboardInterrupt:
+            vec_env.close()
+            print(
+                f"parlour train: interrupted during imitation; {run_dir} has no checkpoint "
+                "(start the run again with --overwrite)",
+                file=sys.stderr,
+            )
+            raise SystemExit(EXIT_INTERRUPTED) from None
         except BaseException:
             vec_env.close()
             raise

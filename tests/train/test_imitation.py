@@ -224,3 +224,27 @@ def test_an_engine_without_whole_games_is_refused_before_the_run_folder_is_touch
     assert "imitation: the teacher plays whole games in this process" in capsys.readouterr().err
     assert [p.name for p in old.iterdir()] == ["model.zip"]
     assert (old / "model.zip").read_bytes() == b"an earlier run"
+
+
+def test_ctrl_c_during_imitation_exits_with_a_message_not_a_traceback(
+    tmp_path, capsys, monkeypatch
+):
+    import parlour.train.imitation as imitation
+    from parlour.train.errors import EXIT_INTERRUPTED
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(imitation, "fit", interrupted)
+    cfg_path = tmp_path / "imitate.yaml"
+    cfg_path.write_text(yaml.safe_dump(AUDITION))
+    runs = tmp_path / "runs"
+    with pytest.raises(SystemExit) as stop:
+        main(["train", str(cfg_path), "--runs", str(runs), "--no-progress"])
+    assert stop.value.code == EXIT_INTERRUPTED
+    assert "interrupted during imitation" in capsys.readouterr().err
+    assert not (runs / "imitate" / "checkpoints" / "latest.zip").exists()
+    from parlour.train.run_folder import RunLock
+
+    with RunLock(runs / "imitate"):  # (the run's lock was released: this does not block)
+        pass
