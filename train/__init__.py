@@ -5,6 +5,7 @@
 | :mod:`parlour.train.cli` | the ``parlour`` command line (subcommands, shared argument types) |
 | :mod:`parlour.train.config` | the training config schema, shipped configs by name |
 | :mod:`parlour.train.train` | ``parlour train``: MaskablePPO self-play training |
+| :mod:`parlour.train.model`, :mod:`parlour.train.imitation` | the run's MaskablePPO model (built, or started from a saved one); the imitation warm start |
 | :mod:`parlour.train.evaluate` | ``parlour eval``: a tournament between agents |
 | :mod:`parlour.train.play` | ``parlour play``: a person against agents in the terminal (:class:`~parlour.train.play.PlayUI`) |
 | :mod:`parlour.train.tournament` | tournaments: seat rotation, paired deals, statistics |

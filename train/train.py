@@ -76,6 +76,11 @@ from parlour.train.evaluation import (
     log_evaluation,
 )
 from parlour.train.imitation import imitate, teacher_games
+from parlour.train.model import (  # (build_model: also imported from here by benchmarks and tests)
+    _require_model_file,
+    build_model,
+    init_weights,
+)
 from parlour.train.run_folder import (
     RunFolderError,
     RunLock,
@@ -196,15 +201,6 @@ def make_vec_env(cfg: TrainConfig) -> Any:
     return DummyVecEnv(fns)
 
 
-def learning_rate_schedule(start: float, end: float | None) -> Any:
-    """``start`` (constant) or SB3's linear schedule from ``start`` to ``end`` over the run."""
-    if end is None:
-        return start
-    from stable_baselines3.common.utils import LinearSchedule
-
-    return LinearSchedule(start, end, 1.0)
-
-
 @contextlib.contextmanager
 def frozen_heap() -> Iterator[None]:
     """Leave the objects alive now — the model, the envs and their games, loaded networks, all
@@ -217,73 +213,6 @@ def frozen_heap() -> Iterator[None]:
         yield
     finally:
         gc.unfreeze()
-
-
-#: Adam's options: SB3's ``eps`` for Adam, and the multi-tensor ("foreach") step — on the CPU the
-#: same arithmetic as the default per-tensor loop, bit for bit, in less time (measured: the
-#: optimizer step was ~30% of an Awkward Guests update; docs/fast_training.md)
-ADAM_OPTIONS = {"eps": 1e-5, "foreach": True}
-
-
-def build_model(cfg: TrainConfig, vec_env: Any) -> Any:
-    """A fresh MaskablePPO model with the config's hyper-parameters and network."""
-    import torch
-    from sb3_contrib import MaskablePPO
-
-    p = cfg.ppo
-    activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[p.activation]
-    net_arch = (
-        {k: list(v) for k, v in p.net_arch.items()}
-        if isinstance(p.net_arch, dict)
-        else list(p.net_arch)
-    )
-    policy_kwargs: dict[str, Any] = {
-        "net_arch": net_arch,
-        "activation_fn": activation,
-        "optimizer_kwargs": dict(ADAM_OPTIONS),
-    }
-    game = cfg.game_spec
-    extractor = game.extractor() if p.features else None
-    policy: Any = "MlpPolicy"
-    if extractor is not None:
-        policy_kwargs["features_extractor_class"] = extractor
-        policy = game.policy_class()
-    return MaskablePPO(
-        policy,
-        vec_env,
-        learning_rate=learning_rate_schedule(p.learning_rate, p.learning_rate_end),
-        n_steps=p.n_steps,
-        batch_size=p.batch_size,
-        n_epochs=p.n_epochs,
-        gamma=p.gamma,
-        gae_lambda=p.gae_lambda,
-        clip_range=p.clip_range,
-        ent_coef=p.ent_coef,
-        vf_coef=p.vf_coef,
-        max_grad_norm=p.max_grad_norm,
-        policy_kwargs=policy_kwargs,
-        seed=cfg.seed,
-        device="cpu",
-        verbose=0,
-    )
-
-
-def _require_model_file(path: Path) -> None:
-    if not path.is_file():
-        raise SystemExit(f"parlour train: init_from: no model at {path}")
-
-
-def init_weights(model: Any, path: Path) -> None:
-    """Load the policy weights and the Adam state of the model at ``path`` into ``model`` (the
-    learning rate is the config's: SB3 sets it before every update)."""
-    _require_model_file(path)
-    try:
-        model.set_parameters(str(path), exact_match=True, device="cpu")
-    except (RuntimeError, ValueError, KeyError) as exc:
-        raise SystemExit(
-            f"parlour train: init_from: {path} does not fit this config's network "
-            f"(game, players, observation, net_arch and features must match): {exc}"
-        ) from None
 
 
 # -- the training run ---------------------------------------------------------------------------
@@ -441,6 +370,22 @@ def _build_or_load(cfg: TrainConfig, run_dir: Path, resume: bool, vec_env: Any) 
         raise RunFolderError(f"--resume: cannot load the checkpoint {ckpt}: {exc}") from None
 
 
+def _imitate(cfg: TrainConfig, model: Any, vec_env: Any, run_dir: Path, progress: bool) -> float:
+    """The run's imitation stage (:mod:`parlour.train.imitation`); returns its wall time. Ctrl-C
+    here exits with one line: there is no checkpoint to save yet."""
+    t_start = time.perf_counter()
+    try:
+        imitate(cfg, model, vec_env, run_dir, progress)
+    except KeyboardInterrupt:
+        print(
+            f"parlour train: interrupted during imitation; {run_dir} has no checkpoint "
+            "(start the run again with --overwrite)",
+            file=sys.stderr,
+        )
+        raise SystemExit(EXIT_INTERRUPTED) from None
+    return time.perf_counter() - t_start
+
+
 def _learn(
     cfg: TrainConfig, run_dir: Path, state: RunState, resume: bool, progress: bool
 ) -> tuple[Any, float, bool]:
@@ -455,26 +400,12 @@ def _learn(
         if imitating:  # (refused here, before the run folder is emptied)
             teacher_games(vec_env)
         model = _build_or_load(cfg, run_dir, resume, vec_env)
+        _init_run_dir(cfg, run_dir, resume)
+        if imitating:
+            state.wall_time += _imitate(cfg, model, vec_env, run_dir, progress)
     except BaseException:
         vec_env.close()
         raise
-    _init_run_dir(cfg, run_dir, resume)
-    if imitating:
-        t_imitation = time.perf_counter()
-        try:
-            imitate(cfg, model, vec_env, run_dir, progress)
-        except KeyboardInterrupt:
-            vec_env.close()
-            print(
-                f"parlour train: interrupted during imitation; {run_dir} has no checkpoint "
-                "(start the run again with --overwrite)",
-                file=sys.stderr,
-            )
-            raise SystemExit(EXIT_INTERRUPTED) from None
-        except BaseException:
-            vec_env.close()
-            raise
-        state.wall_time += time.perf_counter() - t_imitation
     if resume:
         for path in state.snapshots:
             vec_env.env_method("add_snapshot", path)

@@ -76,7 +76,7 @@ def test_features_can_be_switched_off():
 
 
 def test_learning_rate_decays_linearly_when_asked():
-    from parlour.train.train import learning_rate_schedule
+    from parlour.train.model import learning_rate_schedule
 
     assert learning_rate_schedule(3e-4, None) == 3e-4
     schedule = learning_rate_schedule(3e-4, 1e-5)
@@ -231,7 +231,7 @@ def test_adam_options_change_speed_not_results():
     """build_model's multi-tensor Adam step is the per-tensor step bit for bit (on the CPU)."""
     import torch
 
-    from parlour.train.train import ADAM_OPTIONS
+    from parlour.train.model import ADAM_OPTIONS
 
     def trained(**options):
         torch.manual_seed(0)
