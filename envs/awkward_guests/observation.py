@@ -34,6 +34,13 @@ with each newly seen card): ``deduced_murderers`` (6), ``deduced_motives`` (18),
 motives`` (18 + none) — 1 where still possible — and ``deduced_count`` (1):
 ``log(candidates) / log(5760)`` (0 when exactly one candidate is left).
 
+``observation_mode="deduced_teach"`` appends, after the ``deduced_*`` blocks, what each hand
+card would teach (:mod:`~parlour.envs.awkward_guests.teach`): ``hand_share`` (32: per hand slot,
+the share of all candidates the card alone rules out) and ``hand_teach`` (32: on the observer's
+own ``offer`` or ``pay`` decision, the share of the counterpart's known candidates the card would
+rule out — counterpart: the asker at ``offer``, the bidder being answered at ``pay``; 0 on any
+other decision).
+
 ``seer=True`` (debugging only — it leaks the hidden solution) appends ``seer_solution`` (70):
 murderer (6), motive (18), weapon (20), accomplice (6 + none), accomplice motive (18 + none).
 
@@ -53,6 +60,8 @@ from .case.case import LEVELS
 from .case.deduction import Deduction
 from .case.facts import FACT_TYPES
 from .notebook import NOTEBOOK_SIZE, card_cells
+from .solution_blocks import deduced_vector, solution_vector
+from .teach import TeachTable
 
 N_SEATS = G.MAX_PLAYERS
 N_SLOTS = G.MAX_HAND
@@ -65,7 +74,6 @@ N_PLAYER_FEATURES = 13
 HAND_FEATURES = 1 + 3 + N_REFS + len(FACT_TYPES) + (N_SEATS - 1) + 1  # 40
 BID_SCALE = 30.0
 MAX_CASE_CARDS = 200
-NUM_CANDIDATES = 5760
 
 # column offsets inside a hand row / a player row
 H_PRESENT, H_VALUE, H_REFS = 0, 1, 4
@@ -139,14 +147,14 @@ _DEDUCED_BLOCKS: tuple[tuple[str, int], ...] = (
     ("deduced_accomplice_motives", N_MOTIVES + 1),
     ("deduced_count", 1),
 )
+_TEACH_BLOCKS: tuple[tuple[str, int], ...] = (("hand_share", N_SLOTS), ("hand_teach", N_SLOTS))
 _SEER_BLOCKS: tuple[tuple[str, int], ...] = (
     ("seer_solution", N_SUSPECTS + N_MOTIVES + N_WEAPONS + N_SUSPECTS + 1 + N_MOTIVES + 1),
 )
-OBSERVATION_MODES = ("notebook", "deduced")
+OBSERVATION_MODES = ("notebook", "deduced", "deduced_teach")
+#: the modes with the ``deduced_*`` blocks
+DEDUCED_MODES = ("deduced", "deduced_teach")
 
-_SUSPECT_IDX = {s: i for i, s in enumerate(WALTON.suspects)}
-_MOTIVE_IDX = {m.id: i for i, m in enumerate(WALTON.motives)}
-_WEAPON_IDX = {w.id: i for i, w in enumerate(WALTON.weapons)}
 _TYPE_IDX = {t: i for i, t in enumerate(FACT_TYPES)}
 _REF_IDX = {r: i for i, r in enumerate(WALTON.references)}
 
@@ -154,8 +162,10 @@ _REF_IDX = {r: i for i, r in enumerate(WALTON.references)}
 def make_layout(observation_mode: str = "notebook", seer: bool = False) -> dict[str, slice]:
     """Ordered mapping block name -> slice of the observation vector."""
     blocks = _BLOCKS
-    if observation_mode == "deduced":
+    if observation_mode in DEDUCED_MODES:
         blocks = blocks + _DEDUCED_BLOCKS
+    if observation_mode == "deduced_teach":
+        blocks = blocks + _TEACH_BLOCKS
     if seer:
         blocks = blocks + _SEER_BLOCKS
     layout: dict[str, slice] = {}
@@ -201,66 +211,6 @@ def _ego_bits(n: int, observer: int) -> np.ndarray:
     return table
 
 
-def deduced_vector(ded: Deduction) -> np.ndarray:
-    """The ``deduced_*`` blocks of a deduction state (71 floats)."""
-    arrays = getattr(ded, "possible_arrays", None)
-    if arrays is not None:
-        poss = arrays()
-        count = ded.count()
-        last = math.log(count) / math.log(NUM_CANDIDATES) if count > 1 else 0.0
-        return np.concatenate(
-            [
-                poss["murderers"],
-                poss["motives"],
-                poss["weapons"],
-                poss["accomplices"],
-                poss["accomplice_motives"],
-                [last],
-            ]
-        ).astype(np.float32)
-    poss = ded.possible()
-    out = np.zeros(
-        N_SUSPECTS + N_MOTIVES + N_WEAPONS + N_SUSPECTS + 1 + N_MOTIVES + 1 + 1, np.float32
-    )
-    o = 0
-    for s in poss["murderers"]:
-        out[o + _SUSPECT_IDX[s]] = 1.0
-    o += N_SUSPECTS
-    for m in poss["motives"]:
-        out[o + _MOTIVE_IDX[m]] = 1.0
-    o += N_MOTIVES
-    for w in poss["weapons"]:
-        out[o + _WEAPON_IDX[w]] = 1.0
-    o += N_WEAPONS
-    for a in poss["accomplices"]:
-        out[o + (N_SUSPECTS if a is None else _SUSPECT_IDX[a])] = 1.0
-    o += N_SUSPECTS + 1
-    for m in poss["accomplice_motives"]:
-        out[o + (N_MOTIVES if m is None else _MOTIVE_IDX[m])] = 1.0
-    o += N_MOTIVES + 1
-    count = ded.count()
-    out[o] = math.log(count) / math.log(NUM_CANDIDATES) if count > 1 else 0.0
-    return out
-
-
-def solution_vector(solution) -> np.ndarray:
-    """One-hot of a solution (the ``seer_solution`` block, 70 floats)."""
-    out = np.zeros(N_SUSPECTS + N_MOTIVES + N_WEAPONS + N_SUSPECTS + 1 + N_MOTIVES + 1, np.float32)
-    o = 0
-    out[o + _SUSPECT_IDX[solution.murderer]] = 1.0
-    o += N_SUSPECTS
-    out[o + _MOTIVE_IDX[solution.motive]] = 1.0
-    o += N_MOTIVES
-    out[o + _WEAPON_IDX[solution.weapon]] = 1.0
-    o += N_WEAPONS
-    a = solution.accomplice
-    out[o + (N_SUSPECTS if a is None else _SUSPECT_IDX[a])] = 1.0
-    o += N_SUSPECTS + 1
-    am = solution.accomplice_motive
-    out[o + (N_MOTIVES if am is None else _MOTIVE_IDX[am])] = 1.0
-    return out
-
-
 class ObservationEncoder:
     """Encodes a :class:`~parlour.envs.awkward_guests.game.GuestsState` for one observer at a time."""
 
@@ -271,7 +221,8 @@ class ObservationEncoder:
                 f"got {observation_mode!r}"
             )
         self.observation_mode = observation_mode
-        self.deduced = observation_mode == "deduced"
+        self.deduced = observation_mode in DEDUCED_MODES
+        self.teach = TeachTable() if observation_mode == "deduced_teach" else None
         self.seer = seer
         self.layout = make_layout(observation_mode, seer)
         self.size = layout_size(self.layout)
@@ -292,6 +243,9 @@ class ObservationEncoder:
         self._i_piles = L["piles"].start
         if self.deduced:
             self._ded_view = self._buf[L["deduced_murderers"].start : L["deduced_count"].stop]
+        if self.teach is not None:
+            self._share_view = self._buf[L["hand_share"]]
+            self._teach_view = self._buf[L["hand_teach"]]
         if seer:
             self._seer_view = self._buf[L["seer_solution"]]
         self._cache: _CaseCache | None = None
@@ -324,6 +278,8 @@ class ObservationEncoder:
         # the observer and the last_turns record whose cells the buffer holds now
         self._lt_observer = -1
         self._lt_record: tuple | None = None
+        if self.teach is not None:
+            self.teach.reset()
 
     def _set_static(self, state: G.GuestsState) -> None:
         """Blocks that do not change during a game; per-case tables; per-game notebooks."""
@@ -577,7 +533,8 @@ class ObservationEncoder:
 
     def _write_private(self, state: G.GuestsState, observer: int) -> None:
         """The observer's hand and notebook (copied in only when the observer or its content
-        changed) and, in ``deduced`` mode, the deduction."""
+        changed) and, in the ``deduced`` modes, the deduction (and what each hand card would
+        teach)."""
         hkey = (observer, state.hand_version[observer])
         if hkey != self._hand_key:
             self._hand[:] = self._hand_block(state, observer)
@@ -589,6 +546,8 @@ class ObservationEncoder:
             self._nb_key = nkey
         if self.deduced:
             self._ded_view[:] = self._deduced(state, observer)
+        if self.teach is not None:
+            self.teach.write(state, observer, self._share_view, self._teach_view)
 
 
 _ACC_OFFSETS = (0, N_SUSPECTS, N_SUSPECTS + N_MOTIVES, N_SUSPECTS + N_MOTIVES + N_WEAPONS)

@@ -394,7 +394,8 @@ def test_accusation_shaping_pays_for_possible_parts_zero_on_average(level):
 def test_guests_features_are_the_deduction_per_action():
     import torch
 
-    from parlour.train.games.guests import PRIOR_SCALE, GuestsFeatures
+    from parlour.train.games.guests import GuestsFeatures
+    from parlour.train.games.guests_policy import PRIOR_SCALE
 
     plain = GuestsFeatures(SingleSeatEnv("guests", 2).observation_space)
     assert not plain.deduced and plain.features_dim == 2313 + 256
@@ -535,7 +536,8 @@ def _guests_model(mode: str, net_arch: list[int]):
 def test_guests_policy_adds_one_shared_learned_weight_times_the_allowed_features():
     import torch
 
-    from parlour.train.games.guests import PRIOR_SCALE, GuestsPolicy, PriorHead
+    from parlour.train.games.guests import GuestsPolicy, PriorHead
+    from parlour.train.games.guests_policy import PRIOR_SCALE
 
     model = _guests_model("deduced", [])
     policy = model.policy

@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -50,8 +49,12 @@ import numpy as np
 
 from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests import game as G
-from parlour.envs.awkward_guests.case.board import WALTON
 from parlour.train.games import Column, GameSpec, Statistics, lazy_classes, register_game
+from parlour.train.games.guests_policy import (
+    build_features,
+    build_policy,
+    build_prior_head,
+)
 from parlour.train.games.guests_web import DEFAULT_LEVEL, GuestsWeb
 from parlour.train.play import Move, PlayUI
 
@@ -150,182 +153,11 @@ def _candidate_table(accomplice_possible: bool) -> np.ndarray:
     return table
 
 
-# -- PPO features and policy (torch) --------------------------------------------------------------
-
-#: scale of GuestsFeatures' action-aligned features. Adam moves each weight by about the learning
-#: rate per update whatever its gradient, and each action has its own weight on its own feature
-#: (seen in a few of the rare accusations), so at scale 1 a logit would need thousands of
-#: updates to follow it. Measured on solo easy: the learner named a part its deduction allows
-#: with probability 0.23 at scale 4 (40k steps, batch 256), 0.28 at scale 20 (60k, batch 256)
-#: and 0.51 at scale 100 (60k, batch 128; 0.58 at 150k); random naming: 0.18.
-PRIOR_SCALE = 100.0
-#: the hidden layers of GuestsFeatures' own MLP
-FEATURES_HIDDEN = (256, 256)
-#: GuestsFeatures' per-decision flags besides the per-action ones: exactly one candidate left,
-#: more than one (both 0 unless deciding whether to accuse)
-N_SOLUTION_FLAGS = 2
-
-
-def allowed_gate(layout: Mapping[str, slice]) -> np.ndarray:
-    """The 0/1 tensor ``gate[decision, deduced bit, action]`` behind GuestsFeatures' per-action
-    ``allowed`` features: an action naming a part of an accusation is allowed at its decision
-    when the deduction's bit of that part is set. Sizes come from the board definition."""
-    suspects, motives, weapons = len(WALTON.suspects), len(WALTON.motives), len(WALTON.weapons)
-    dec = layout["pending_decision"]
-    first = layout["deduced_murderers"].start
-    ded_size = layout["deduced_accomplice_motives"].stop - first
-    parts = {
-        G.D_MURDERER: ("deduced_murderers", A.SUSPECT_0, suspects),
-        G.D_MOTIVE: ("deduced_motives", A.MOTIVE_0, motives),
-        G.D_WEAPON: ("deduced_weapons", A.WEAPON_0, weapons),
-        G.D_ACCOMPLICE: ("deduced_accomplices", A.SUSPECT_0, suspects),
-        G.D_ACC_MOTIVE: ("deduced_accomplice_motives", A.MOTIVE_0, motives),
-    }
-    gate = np.zeros((dec.stop - dec.start, ded_size, A.NUM_ACTIONS), np.float32)
-    for decision, (name, action_0, size) in parts.items():
-        start = layout[name].start - first
-        for i in range(size):
-            gate[decision, start + i, action_0 + i] = 1.0
-    none = layout["deduced_accomplices"].start - first + suspects  # "no accomplice"
-    gate[G.D_ACCOMPLICE, none, A.NO_ACCOMPLICE] = 1.0
-    return gate
-
-
-def _guests_features() -> type:
-    import gymnasium as gym
-    import torch
-    from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
-
-    from parlour.envs.awkward_guests import observation as GO
-
-    class GuestsFeatures(BaseFeaturesExtractor):
-        """Awkward Guests: action-aligned deduction features, "wide and deep".
-
-        Naming the parts of an accusation is a lookup in the observation's ``deduced_*``
-        blocks (name a murderer they allow, …), and whether to accuse a test of
-        ``deduced_count``, but a network has to learn 44 such lookups, gated by the pending
-        decision, from accusations that are right once in hundreds. Like ``AuditionFeatures``,
-        this computes them from the observation itself (nothing the player does not see):
-
-        | features | size | content |
-        |---|---|---|
-        | raw observation | ``D`` | unchanged |
-        | allowed | 95 | per action: 1 when the pending decision names a part of an accusation and the deduction still allows that part (suspects, motives, weapons, no accomplice; :func:`allowed_gate`) |
-        | solution | 2 | deciding whether to accuse: exactly one candidate left / more than one |
-
-        The output is ``[raw, PRIOR_SCALE · (allowed, solution), MLP(raw, allowed, solution)]``
-        (MLP: :data:`FEATURES_HIDDEN`, tanh). Use it with ``ppo.net_arch: []``: the policy and
-        value heads are then linear in it, so an action's logit can follow its own ``allowed``
-        feature with one weight (scaled so that a few hundred updates suffice) while the MLP
-        learns the rest, and ``GuestsPolicy`` adds one weight shared by all actions on the same
-        features. With ``observation_mode="notebook"`` there are no ``deduced_*`` blocks to
-        read: the output is ``[raw, MLP(raw)]``.
-        """
-
-        def __init__(
-            self, observation_space: gym.spaces.Box, hidden: tuple[int, ...] = FEATURES_HIDDEN
-        ) -> None:
-            n = int(observation_space.shape[0])
-            sizes = {GO.layout_size(GO.make_layout(m)): m for m in GO.OBSERVATION_MODES}
-            if n not in sizes:
-                raise ValueError(
-                    f"GuestsFeatures: an observation of {n} floats is not an Awkward Guests "
-                    f"observation ({sizes})"
-                )
-            self.deduced = sizes[n] == "deduced"
-            extra = A.NUM_ACTIONS + N_SOLUTION_FLAGS if self.deduced else 0
-            super().__init__(observation_space, n + extra + hidden[-1])
-            #: columns of the output holding ``PRIOR_SCALE · allowed`` (one per action), for
-            #: GuestsPolicy; None without ``deduced_*`` blocks
-            self.prior_slice = slice(n, n + A.NUM_ACTIONS) if self.deduced else None
-            if self.deduced:  # allowed = (decision one-hot, deduced bits) by a fixed 0/1 tensor
-                layout = GO.make_layout("deduced")
-                self.register_buffer("gate", torch.as_tensor(allowed_gate(layout)))
-                self.dec = layout["pending_decision"]
-                self.ded = slice(
-                    layout["deduced_murderers"].start, layout["deduced_accomplice_motives"].stop
-                )
-                self.solution = G.D_SOLUTION
-                self.count = layout["deduced_count"].start
-            layers: list[torch.nn.Module] = []
-            last = n + extra
-            for h in hidden:
-                layers += [torch.nn.Linear(last, h), torch.nn.Tanh()]
-                last = h
-            self.mlp = torch.nn.Sequential(*layers)
-
-        def forward(self, obs: torch.Tensor) -> torch.Tensor:
-            if not self.deduced:
-                return torch.cat([obs, self.mlp(obs)], dim=1)
-            dec = obs[:, self.dec]
-            allowed = torch.einsum("bd,bk,dka->ba", dec, obs[:, self.ded], self.gate)
-            deciding = dec[:, self.solution : self.solution + 1]
-            certain = (obs[:, self.count : self.count + 1] == 0).float()
-            extra = torch.cat([allowed, deciding * certain, deciding * (1 - certain)], dim=1)
-            return torch.cat([obs, PRIOR_SCALE * extra, self.mlp(torch.cat([obs, extra], 1))], 1)
-
-    return GuestsFeatures
-
-
-def _prior_head() -> type:
-    import torch
-
-    class PriorHead(torch.nn.Module):
-        """Action logits ``linear(latent) + w · latent[prior]``: ``w`` is one learned scalar
-        shared by every action (initialised to 0), ``latent[prior]`` one feature per action."""
-
-        def __init__(self, linear: torch.nn.Linear, prior: slice) -> None:
-            super().__init__()
-            if prior.stop - prior.start != linear.out_features:
-                raise ValueError(f"PriorHead: {prior} is not one column per action")
-            self.linear = linear
-            self.start, self.stop = prior.start, prior.stop
-            self.prior_weight = torch.nn.Parameter(torch.zeros(()))
-
-        def forward(self, latent: torch.Tensor) -> torch.Tensor:
-            return self.linear(latent) + self.prior_weight * latent[:, self.start : self.stop]
-
-    return PriorHead
-
-
-def _guests_policy() -> type:
-    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
-
-    prior_head = sys.modules[__name__].PriorHead  # (built on first use, like this class)
-
-    class GuestsPolicy(MaskableActorCriticPolicy):
-        """MaskablePPO policy for Awkward Guests: ``PriorHead`` on ``GuestsFeatures``.
-
-        With ``GuestsFeatures`` alone, each of the 44 accusation-naming actions follows its
-        ``allowed`` feature through its own weight, which only the rare accusations of that very
-        part train (measured: the learner named an allowed part with probability 0.51 after 60k
-        steps, 0.58 after 150k, random naming 0.18; most of its accusations were wrong). Here
-        the action logits also get ``w · PRIOR_SCALE · allowed[a]`` with one weight ``w`` shared
-        by every action, so every accusation, of any part, teaches all of them at once. ``w``
-        starts at 0 — the network starts with no preference for allowed parts and learns it
-        from the reward like any other weight (nothing is masked: naming an excluded part stays
-        legal).
-
-        Only with ``ppo.net_arch: []`` (the heads read the extractor's output directly) and the
-        ``deduced`` observation; otherwise it is the plain MaskablePPO policy.
-        """
-
-        def _build(self, lr_schedule: Any) -> None:
-            super()._build(lr_schedule)
-            prior = getattr(self.features_extractor, "prior_slice", None)
-            if prior is None or len(self.mlp_extractor.policy_net) != 0:
-                return
-            self.action_net = prior_head(self.action_net, prior)
-            self.optimizer = self.optimizer_class(
-                self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs
-            )
-
-    return GuestsPolicy
-
+# -- PPO features and policy (torch): parlour.train.games.guests_policy -------------------------
 
 __getattr__ = lazy_classes(
     __name__,
-    {"GuestsFeatures": _guests_features, "PriorHead": _prior_head, "GuestsPolicy": _guests_policy},
+    {"GuestsFeatures": build_features, "PriorHead": build_prior_head, "GuestsPolicy": build_policy},
 )
 
 
@@ -523,6 +355,7 @@ SPEC = register_game(
             (2, {}),
             (3, {"level": "medium"}),
             (4, {"observation_mode": "deduced"}),
+            (5, {"level": "medium", "observation_mode": "deduced_teach"}),
             (6, {"cases": "classic"}),
             (8, {"level": "hard"}),
         ),

@@ -1,0 +1,82 @@
+"""The solution-shaped observation blocks of Awkward Guests: ``deduced_*`` (what a deduction
+state still allows) and ``seer_solution`` (the hidden solution, debugging only), as laid out in
+:mod:`parlour.envs.awkward_guests.observation`."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .case.board import WALTON
+from .case.deduction import Deduction
+
+N_SUSPECTS = len(WALTON.suspects)
+N_MOTIVES = len(WALTON.motives)
+N_WEAPONS = len(WALTON.weapons)
+#: candidate solutions with an accomplice possible (``deduced_count`` is a log over these)
+NUM_CANDIDATES = 5760
+
+_SUSPECT_IDX = {s: i for i, s in enumerate(WALTON.suspects)}
+_MOTIVE_IDX = {m.id: i for i, m in enumerate(WALTON.motives)}
+_WEAPON_IDX = {w.id: i for i, w in enumerate(WALTON.weapons)}
+
+
+def deduced_vector(ded: Deduction) -> np.ndarray:
+    """The ``deduced_*`` blocks of a deduction state (71 floats)."""
+    arrays = getattr(ded, "possible_arrays", None)
+    if arrays is not None:
+        poss = arrays()
+        count = ded.count()
+        last = math.log(count) / math.log(NUM_CANDIDATES) if count > 1 else 0.0
+        return np.concatenate(
+            [
+                poss["murderers"],
+                poss["motives"],
+                poss["weapons"],
+                poss["accomplices"],
+                poss["accomplice_motives"],
+                [last],
+            ]
+        ).astype(np.float32)
+    poss = ded.possible()
+    out = np.zeros(
+        N_SUSPECTS + N_MOTIVES + N_WEAPONS + N_SUSPECTS + 1 + N_MOTIVES + 1 + 1, np.float32
+    )
+    o = 0
+    for s in poss["murderers"]:
+        out[o + _SUSPECT_IDX[s]] = 1.0
+    o += N_SUSPECTS
+    for m in poss["motives"]:
+        out[o + _MOTIVE_IDX[m]] = 1.0
+    o += N_MOTIVES
+    for w in poss["weapons"]:
+        out[o + _WEAPON_IDX[w]] = 1.0
+    o += N_WEAPONS
+    for a in poss["accomplices"]:
+        out[o + (N_SUSPECTS if a is None else _SUSPECT_IDX[a])] = 1.0
+    o += N_SUSPECTS + 1
+    for m in poss["accomplice_motives"]:
+        out[o + (N_MOTIVES if m is None else _MOTIVE_IDX[m])] = 1.0
+    o += N_MOTIVES + 1
+    count = ded.count()
+    out[o] = math.log(count) / math.log(NUM_CANDIDATES) if count > 1 else 0.0
+    return out
+
+
+def solution_vector(solution) -> np.ndarray:
+    """One-hot of a solution (the ``seer_solution`` block, 70 floats)."""
+    out = np.zeros(N_SUSPECTS + N_MOTIVES + N_WEAPONS + N_SUSPECTS + 1 + N_MOTIVES + 1, np.float32)
+    o = 0
+    out[o + _SUSPECT_IDX[solution.murderer]] = 1.0
+    o += N_SUSPECTS
+    out[o + _MOTIVE_IDX[solution.motive]] = 1.0
+    o += N_MOTIVES
+    out[o + _WEAPON_IDX[solution.weapon]] = 1.0
+    o += N_WEAPONS
+    a = solution.accomplice
+    out[o + (N_SUSPECTS if a is None else _SUSPECT_IDX[a])] = 1.0
+    o += N_SUSPECTS + 1
+    am = solution.accomplice_motive
+    out[o + (N_MOTIVES if am is None else _MOTIVE_IDX[am])] = 1.0
+    return out

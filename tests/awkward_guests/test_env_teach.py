@@ -1,0 +1,126 @@
+"""``observation_mode="deduced_teach"``: its layout, and ``hand_share`` / ``hand_teach`` held to
+``guests.deducer``'s own measure (a differential test over whole games) and to a direct
+recomputation from the documented definition on hand-checked decisions."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from parlour.agents.factory import make_agent
+from parlour.envs.awkward_guests import game as G
+from parlour.envs.awkward_guests import observation as GO
+from parlour.envs.awkward_guests.case.cards import card_exclusion_share
+from parlour.envs.awkward_guests.case.deduction import Deduction
+from parlour.envs.awkward_guests.env import raw_env
+from parlour.envs.awkward_guests.teach import counterpart
+
+TEACH = GO.make_layout("deduced_teach")
+
+
+def test_layout_is_deduced_plus_two_hand_rows():
+    deduced = GO.make_layout("deduced")
+    assert {k: v for k, v in TEACH.items() if k in deduced} == deduced
+    assert TEACH["hand_share"] == slice(GO.layout_size(deduced), GO.layout_size(deduced) + 32)
+    assert TEACH["hand_teach"].stop == GO.layout_size(TEACH) == GO.layout_size(deduced) + 64
+    env = raw_env(num_players=3, observation_mode="deduced_teach")
+    assert env.observation_space("player_0")["observation"].shape == (GO.layout_size(TEACH),)
+
+
+def test_unknown_observation_mode_names_the_allowed_values():
+    with pytest.raises(ValueError, match="deduced_teach"):
+        raw_env(num_players=2, observation_mode="teach")
+
+
+def _by_definition(state: G.GuestsState, observer: int, seat: int, card: int) -> float:
+    """hand_teach of one card, recomputed from the module docstring's definition."""
+    if card in state.revealed:
+        return 0.0
+    known = [c for c in state.revealed if state.seen[observer, c]]
+    known += [c for c in state.hands[observer] if state.known[observer, c] >> seat & 1]
+    ded = Deduction(state.tables.accomplice_possible)
+    for c in known:
+        ded.add_facts(state.tables.cards[c].facts, validate=False)
+    before = ded.count()
+    if not before:
+        return 0.0
+    ded.add_facts(state.tables.cards[card].facts, validate=False)
+    return 1.0 - ded.count() / before
+
+
+@pytest.mark.parametrize(
+    ("players", "level", "seeds"),
+    [(4, "medium", 3), (2, "easy", 3), (5, "hard", 2), (1, "easy", 2)],
+)
+def test_hand_teach_is_the_deducers_measure_at_every_offer_and_pay(players, level, seeds):
+    """Whole games of deducers: at every decision, hand_share is each hand card's exclusion
+    share; at the observer's offer/pay it is what the deducer itself computes for the card and
+    the counterpart (and the definition recomputed from scratch); elsewhere 0."""
+    env = raw_env(num_players=players, level=level, observation_mode="deduced_teach")
+    agents = [make_agent("guests.deducer", "guests") for _ in range(players)]
+    exchanges = taught = 0
+    for seed in range(seeds):
+        env.reset(seed=seed)
+        for i, a in enumerate(agents):
+            a.reset(seed * 31 + i)
+        for name in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            seat = env.agent_name_mapping[name]
+            view = env.player_view(name)
+            agent = agents[seat]
+            agent._sync(view)
+            o = obs["observation"]
+            share, teach = o[TEACH["hand_share"]], o[TEACH["hand_teach"]]
+            assert not share[len(view.hand) :].any()
+            for h in view.hand:
+                assert share[h.slot] == np.float32(card_exclusion_share(h.card.facts))
+            other = counterpart(env.game, seat)
+            if view.decision == "offer":
+                assert other == view.active_player
+            elif view.decision == "pay":
+                bid = next(b for b in view.bids if b.answering)
+                assert other == (None if bid.seat == G.DECK_SEAT else bid.seat)
+            else:
+                assert other is None
+            if other is None:
+                assert not teach.any(), view.decision
+            else:
+                exchanges += 1
+                hand = env.game.hands[seat]
+                for h in view.hand:
+                    expected = agent._teaches(view, h.card, other)
+                    assert teach[h.slot] == np.float32(expected), (view.decision, h.slot)
+                    direct = _by_definition(env.game, seat, other, hand[h.slot])
+                    assert expected == pytest.approx(direct, abs=1e-12)
+                    taught += expected > 0
+            env.step(agent.act(obs, view))
+    if players > 1:
+        assert exchanges and taught, (exchanges, taught)  # (the games did exchange cards)
+
+
+def test_a_card_the_counterpart_has_seen_teaches_nothing():
+    """Mark one hand card as seen by the asker: its hand_teach drops to 0, the others' stay."""
+    env = raw_env(num_players=3, level="medium", observation_mode="deduced_teach")
+    agents = [make_agent("guests.deducer", "guests") for _ in range(3)]
+    env.reset(seed=5)
+    for name in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        seat = env.agent_name_mapping[name]
+        state = env.game
+        other = counterpart(state, seat)
+        teach = obs["observation"][TEACH["hand_teach"]]
+        if other is not None and (teach > 0).sum() >= 2:
+            break
+        env.step(agents[seat].act(obs, env.player_view(name)))
+    else:  # pragma: no cover - the seed is chosen to reach an exchange
+        pytest.fail("no exchange with two teaching cards")
+    slot = int(np.flatnonzero(teach > 0)[0])
+    card = state.hands[seat][slot]
+    state.known[seat, card] |= 1 << other
+    state.hand_version[seat] += 1
+    after = env.observe(name)["observation"][TEACH["hand_teach"]]
+    assert after[slot] == 0.0
+    assert (after > 0).sum() == (teach > 0).sum() - 1

@@ -1,0 +1,114 @@
+"""``GuestsFeatures`` / ``PriorHead`` on ``observation_mode="deduced_teach"``: the card features
+are the documented functions of the observation (recomputed here in NumPy at every decision
+of whole games), and the head's shared card weights move only the card actions' logits."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from parlour.envs.awkward_guests import actions as A
+from parlour.envs.awkward_guests import game as G
+from parlour.envs.awkward_guests import observation as GO
+from parlour.train.single_seat import SingleSeatEnv
+
+torch = pytest.importorskip("torch")
+
+LAYOUT = GO.make_layout("deduced_teach")
+OPTIONS = {"level": "medium", "observation_mode": "deduced_teach"}
+
+
+def _expected_cards(obs: np.ndarray, decision: int) -> np.ndarray:
+    """CARD_FEATURES by their table in GuestsFeatures' docstring, shape (5, 32)."""
+    out = np.zeros((5, GO.N_SLOTS), np.float32)
+    if decision not in (G.D_OFFER, G.D_PAY):
+        return out
+    hand = obs[LAYOUT["hand"]].reshape(GO.N_SLOTS, GO.HAND_FEATURES)
+    present = hand[:, GO.H_PRESENT]
+    value = hand[:, GO.H_VALUE : GO.H_VALUE + 3] @ np.array([1.0, 2.0, 3.0], np.float32)
+    teach, share = obs[LAYOUT["hand_teach"]], obs[LAYOUT["hand_share"]]
+    owed = obs[LAYOUT["pending_amount"].start] * GO.BID_SCALE
+    out[0] = teach
+    out[1] = np.minimum(teach / np.maximum(share, 1e-6), 1.0)
+    out[2] = present * (teach == 0)
+    out[3] = present * (value >= owed - 1e-3) if decision == G.D_PAY else 0.0
+    out[4] = value / 3.0
+    return out
+
+
+def test_card_features_follow_the_observation_at_every_decision():
+    from parlour.train.games.guests import GuestsFeatures
+    from parlour.train.games.guests_policy import CARD_FEATURES, PRIOR_SCALE
+
+    env = SingleSeatEnv("guests", 4, OPTIONS, opponents=["guests.deducer"], seat=1)
+    n = GO.layout_size(LAYOUT)
+    feats = GuestsFeatures(env.observation_space)
+    cards = len(CARD_FEATURES) * GO.N_SLOTS
+    assert feats.teach and feats.features_dim == n + 97 + cards + 256
+    assert feats.card_slice == slice(n + 97, n + 97 + cards)
+    rng = np.random.default_rng(0)
+    seen: dict[int, int] = {}
+    for seed in range(3):
+        obs, _ = env.reset(seed=seed)
+        for _ in range(400):
+            d = env.aec.game.decision
+            with torch.no_grad():
+                out = feats(torch.as_tensor(obs)[None])[0].numpy()
+            np.testing.assert_array_equal(out[:n], obs)
+            got = out[feats.card_slice].reshape(5, GO.N_SLOTS) / PRIOR_SCALE
+            np.testing.assert_allclose(got, _expected_cards(obs, d), rtol=1e-5, atol=1e-6)
+            if d in (G.D_OFFER, G.D_PAY) and got[0].any():
+                seen[d] = seen.get(d, 0) + 1
+            legal = np.flatnonzero(env.action_masks())
+            obs, _, term, trunc, _ = env.step(int(rng.choice(legal)))
+            if term or trunc:
+                break
+    assert seen.get(G.D_OFFER) and seen.get(G.D_PAY), seen  # both kinds were checked
+
+
+def test_prior_head_card_weights_move_only_card_logits():
+    from parlour.train.config import config_from_dict
+    from parlour.train.games.guests import GuestsPolicy, PriorHead
+    from parlour.train.games.guests_policy import PRIOR_SCALE
+    from parlour.train.train import build_model, make_vec_env
+
+    cfg = config_from_dict(
+        {
+            "name": "teach_head",
+            "game": "guests",
+            "players": 4,
+            "game_options": dict(OPTIONS),
+            "total_timesteps": 64,
+            "n_envs": 1,
+            "vec_env": "dummy",
+            "opponents": {"baselines": {"guests.deducer": 1.0}},
+            "ppo": {"n_steps": 64, "batch_size": 64, "net_arch": []},
+        }
+    )
+    policy = build_model(cfg, make_vec_env(cfg)).policy
+    assert isinstance(policy, GuestsPolicy)
+    head = policy.action_net
+    assert isinstance(head, PriorHead) and head.card_weights.shape == (5,)
+    assert not head.card_weights.any()  # no built-in preference
+    trained = {id(p) for g in policy.optimizer.param_groups for p in g["params"]}
+    assert id(head.card_weights) in trained
+
+    env = SingleSeatEnv("guests", 4, OPTIONS, opponents=["guests.deducer"], seat=1)
+    rng = np.random.default_rng(1)
+    obs, _ = env.reset(seed=0)
+    while not (env.aec.game.decision == G.D_PAY and obs[LAYOUT["hand_teach"]].any()):
+        obs, _, term, trunc, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+        if term or trunc:
+            obs, _ = env.reset(seed=int(rng.integers(1000)))
+    weights = torch.tensor([0.5, -1.0, 2.0, 0.25, -0.75])
+    with torch.no_grad():
+        head.card_weights.copy_(weights)
+        latent = policy.extract_features(torch.as_tensor(obs)[None], policy.features_extractor)
+        shift = (policy.action_net(latent) - head.linear(latent))[0].numpy()
+        allowed = head.prior_weight * latent[0, head.start : head.stop]
+    assert not allowed.any()  # (prior_weight is 0: only the card term is left)
+    bonus = PRIOR_SCALE * (weights.numpy() @ _expected_cards(obs, G.D_PAY))
+    assert bonus.any()
+    np.testing.assert_allclose(shift[A.CARD_0 : A.CARD_0 + GO.N_SLOTS], bonus, rtol=1e-5, atol=1e-3)
+    others = np.r_[shift[: A.CARD_0], shift[A.CARD_0 + GO.N_SLOTS :]]
+    assert not others.any()
