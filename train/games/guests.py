@@ -4,7 +4,7 @@
 |---|---|
 | spec | :data:`SPEC` (``guests``, 1–8 players, baselines ``random``, ``guests.deducer``) |
 | reward shaping | :class:`GuestsShaping` (training only; the wrapper options below) |
-| PPO features and policy | ``GuestsFeatures``, ``PriorHead``, ``GuestsPolicy`` (torch: built on first use, see :func:`parlour.train.games.lazy_classes`) |
+| PPO features and policy | ``GuestsFeatures``, ``PriorHead``, ``GuestsPolicy`` (:mod:`parlour.train.games.guests_policy`; torch: built on first use, see :func:`parlour.train.games.lazy_classes`) |
 | statistics | :class:`GuestsStatistics`: solved, rounds to solve, wrong accusations, in tournaments, training logs and reports |
 | ``parlour play guests`` | :class:`GuestsUI` (``--level``; the ``notebook`` and ``undo`` commands) |
 | ``parlour serve`` | :class:`~parlour.train.games.guests_web.GuestsWeb` (the page's map, hand, notebook, solution) |
@@ -21,8 +21,9 @@ learner step:
 | ``accusation_shaping`` (float ≥ 0, default 0) | pays the learner for naming the parts of an accusation that its own notebook allows (zero on average for random naming) |
 | ``solution_shaping`` (float ≥ 0, default 0) | charges the learner for accusing with more than one candidate left, or for not accusing with exactly one |
 
-Awkward Guests trains on the env's ``observation_mode`` (``deduced`` in the shipped configs, or
-``notebook``); ``GuestsFeatures`` reads the ``deduced_*`` blocks of it.
+Awkward Guests trains on the env's ``observation_mode`` (``deduced`` or ``deduced_teach`` in the
+shipped configs, or ``notebook``); ``GuestsFeatures`` reads the ``deduced_*`` blocks of it and,
+with ``deduced_teach``, what each hand card would teach the counterpart of an offer or payment.
 
 Statistics
 ----------
