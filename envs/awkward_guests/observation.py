@@ -34,12 +34,20 @@ with each newly seen card): ``deduced_murderers`` (6), ``deduced_motives`` (18),
 motives`` (18 + none) — 1 where still possible — and ``deduced_count`` (1):
 ``log(candidates) / log(5760)`` (0 when exactly one candidate is left).
 
-``observation_mode="deduced_teach"`` appends, after the ``deduced_*`` blocks, what each hand
-card would teach (:mod:`~parlour.envs.awkward_guests.teach`): ``hand_share`` (32: per hand slot,
-the share of all candidates the card alone rules out) and ``hand_teach`` (32: on the observer's
-own ``offer`` or ``pay`` decision, the share of the counterpart's known candidates the card would
-rule out — counterpart: the asker at ``offer``, the bidder being answered at ``pay``; 0 on any
-other decision).
+``observation_mode="deduced_choices"`` appends, after the ``deduced_*`` blocks, the deduction's
+view of the observer's choices now:
+
+* what each hand card would teach (:mod:`~parlour.envs.awkward_guests.teach`): ``hand_share``
+  (32: per hand slot, the share of all candidates the card alone rules out) and ``hand_teach``
+  (32: on the observer's own ``offer`` or ``pay`` decision, the share of the counterpart's known
+  candidates the card would rule out — counterpart: the asker at ``offer``, the bidder being
+  answered at ``pay``; 0 on any other decision);
+* on the observer's own decision naming a part of its accusation, ``accusation_murderers`` (6),
+  ``accusation_motives`` (18), ``accusation_weapons`` (20), ``accusation_accomplices`` (6 + none),
+  ``accusation_accomplice_motives`` (18 + none): 1 for each choice of the part being named that
+  some candidate left makes **together with the parts named so far** (the ``deduced_*`` blocks
+  are each part on its own: with two candidates left, naming one's murderer and the other's
+  motive is allowed by both blocks yet certainly wrong); only that part's block is set.
 
 ``seer=True`` (debugging only — it leaks the hidden solution) appends ``seer_solution`` (70):
 murderer (6), motive (18), weapon (20), accomplice (6 + none), accomplice motive (18 + none).
@@ -60,7 +68,7 @@ from .case.case import LEVELS
 from .case.deduction import Deduction
 from .case.facts import FACT_TYPES
 from .notebook import NOTEBOOK_SIZE, card_cells
-from .solution_blocks import deduced_vector, solution_vector
+from .solution_blocks import accusation_vector, deduced_vector, solution_vector
 from .teach import TeachTable
 
 N_SEATS = G.MAX_PLAYERS
@@ -147,13 +155,21 @@ _DEDUCED_BLOCKS: tuple[tuple[str, int], ...] = (
     ("deduced_accomplice_motives", N_MOTIVES + 1),
     ("deduced_count", 1),
 )
-_TEACH_BLOCKS: tuple[tuple[str, int], ...] = (("hand_share", N_SLOTS), ("hand_teach", N_SLOTS))
+_CHOICE_BLOCKS: tuple[tuple[str, int], ...] = (
+    ("hand_share", N_SLOTS),
+    ("hand_teach", N_SLOTS),
+    ("accusation_murderers", N_SUSPECTS),
+    ("accusation_motives", N_MOTIVES),
+    ("accusation_weapons", N_WEAPONS),
+    ("accusation_accomplices", N_SUSPECTS + 1),
+    ("accusation_accomplice_motives", N_MOTIVES + 1),
+)
 _SEER_BLOCKS: tuple[tuple[str, int], ...] = (
     ("seer_solution", N_SUSPECTS + N_MOTIVES + N_WEAPONS + N_SUSPECTS + 1 + N_MOTIVES + 1),
 )
-OBSERVATION_MODES = ("notebook", "deduced", "deduced_teach")
+OBSERVATION_MODES = ("notebook", "deduced", "deduced_choices")
 #: the modes with the ``deduced_*`` blocks
-DEDUCED_MODES = ("deduced", "deduced_teach")
+DEDUCED_MODES = ("deduced", "deduced_choices")
 
 _TYPE_IDX = {t: i for i, t in enumerate(FACT_TYPES)}
 _REF_IDX = {r: i for i, r in enumerate(WALTON.references)}
@@ -164,8 +180,8 @@ def make_layout(observation_mode: str = "notebook", seer: bool = False) -> dict[
     blocks = _BLOCKS
     if observation_mode in DEDUCED_MODES:
         blocks = blocks + _DEDUCED_BLOCKS
-    if observation_mode == "deduced_teach":
-        blocks = blocks + _TEACH_BLOCKS
+    if observation_mode == "deduced_choices":
+        blocks = blocks + _CHOICE_BLOCKS
     if seer:
         blocks = blocks + _SEER_BLOCKS
     layout: dict[str, slice] = {}
@@ -222,7 +238,8 @@ class ObservationEncoder:
             )
         self.observation_mode = observation_mode
         self.deduced = observation_mode in DEDUCED_MODES
-        self.teach = TeachTable() if observation_mode == "deduced_teach" else None
+        self.choices = observation_mode == "deduced_choices"
+        self.teach = TeachTable() if self.choices else None
         self.seer = seer
         self.layout = make_layout(observation_mode, seer)
         self.size = layout_size(self.layout)
@@ -243,9 +260,12 @@ class ObservationEncoder:
         self._i_piles = L["piles"].start
         if self.deduced:
             self._ded_view = self._buf[L["deduced_murderers"].start : L["deduced_count"].stop]
-        if self.teach is not None:
+        if self.choices:
             self._share_view = self._buf[L["hand_share"]]
             self._teach_view = self._buf[L["hand_teach"]]
+            self._acc_view = self._buf[
+                L["accusation_murderers"].start : L["accusation_accomplice_motives"].stop
+            ]
         if seer:
             self._seer_view = self._buf[L["seer_solution"]]
         self._cache: _CaseCache | None = None
@@ -546,8 +566,17 @@ class ObservationEncoder:
             self._nb_key = nkey
         if self.deduced:
             self._ded_view[:] = self._deduced(state, observer)
-        if self.teach is not None:
+        if self.choices:
             self.teach.write(state, observer, self._share_view, self._teach_view)
+            self._write_accusation(state, observer)
+
+    def _write_accusation(self, state: G.GuestsState, observer: int) -> None:
+        """The ``accusation_*`` blocks: set only on the observer's own naming decision."""
+        if state.current == observer and G.D_MURDERER <= state.decision <= G.D_ACC_MOTIVE:
+            named = state.accusations.get(observer, ())
+            self._acc_view[:] = accusation_vector(self.deduction(state, observer), named)
+        else:
+            self._acc_view.fill(0.0)
 
 
 _ACC_OFFSETS = (0, N_SUSPECTS, N_SUSPECTS + N_MOTIVES, N_SUSPECTS + N_MOTIVES + N_WEAPONS)

@@ -1,15 +1,19 @@
 """The solution-shaped observation blocks of Awkward Guests: ``deduced_*`` (what a deduction
-state still allows) and ``seer_solution`` (the hidden solution, debugging only), as laid out in
-:mod:`parlour.envs.awkward_guests.observation`."""
+state still allows), ``accusation_*`` (what it allows for the part of an accusation being
+named, given the parts named so far) and ``seer_solution`` (the hidden solution, debugging only),
+as laid out in :mod:`parlour.envs.awkward_guests.observation`."""
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
 
+from . import actions as A
 from .case.board import WALTON
 from .case.deduction import Deduction
+from .case.solution import candidate_solutions
 
 N_SUSPECTS = len(WALTON.suspects)
 N_MOTIVES = len(WALTON.motives)
@@ -79,4 +83,59 @@ def solution_vector(solution) -> np.ndarray:
     o += N_SUSPECTS + 1
     am = solution.accomplice_motive
     out[o + (N_MOTIVES if am is None else _MOTIVE_IDX[am])] = 1.0
+    return out
+
+
+@functools.cache
+def candidate_table(accomplice_possible: bool) -> np.ndarray:
+    """(candidates, 5) ints in the engine's accusation order: murderer, motive, weapon,
+    accomplice (-1: none), accomplice motive (-1: none), aligned with ``candidate_mask()``."""
+
+    def idx(names: tuple[str, ...], x: str | None) -> int:
+        return -1 if x is None else names.index(x)
+
+    rows = [
+        (
+            idx(A.SUSPECTS, s.murderer),
+            idx(A.MOTIVES, s.motive),
+            idx(A.WEAPONS, s.weapon),
+            idx(A.SUSPECTS, s.accomplice),
+            idx(A.MOTIVES, s.accomplice_motive),
+        )
+        for s in candidate_solutions(accomplice_possible)
+    ]
+    table = np.array(rows, np.int64)
+    table.flags.writeable = False
+    return table
+
+
+#: offset of each accusation part (engine order) inside a 70-float solution-shaped vector:
+#: murderer (6), motive (18), weapon (20), accomplice (6 + none), accomplice motive (18 + none)
+PART_OFFSETS = (
+    0,
+    N_SUSPECTS,
+    N_SUSPECTS + N_MOTIVES,
+    N_SUSPECTS + N_MOTIVES + N_WEAPONS,
+    N_SUSPECTS + N_MOTIVES + N_WEAPONS + N_SUSPECTS + 1,
+)
+#: the "none" entry of the two accomplice parts (relative to their offsets)
+PART_NONE = (None, None, None, N_SUSPECTS, N_MOTIVES)
+SOLUTION_SIZE = PART_OFFSETS[-1] + N_MOTIVES + 1  # 70
+
+
+def accusation_vector(ded: Deduction, named: tuple[int, ...] | list[int]) -> np.ndarray:
+    """The ``accusation_*`` blocks (70 floats): for the part after ``named`` (the accusation so
+    far, engine order, -1: none), 1 for each choice some candidate left by ``ded`` makes while
+    matching every part named so far; the other parts are 0."""
+    out = np.zeros(SOLUTION_SIZE, np.float32)
+    part = len(named)
+    if part >= len(PART_OFFSETS):
+        return out
+    table = candidate_table(ded.accomplice_possible)
+    ok = ded.candidate_mask().copy()
+    for i, value in enumerate(named):
+        ok &= table[:, i] == value
+    for value in np.unique(table[ok, part]).tolist():
+        none = PART_NONE[part]
+        out[PART_OFFSETS[part] + (none if value < 0 else value)] = 1.0
     return out

@@ -1,5 +1,5 @@
 """What a hand card would teach another seat: the ``hand_share`` and ``hand_teach`` pieces of
-``observation_mode="deduced_teach"``.
+``observation_mode="deduced_choices"``.
 
 Offering and paying hand over cards, and a card teaches its receiver part of the solution. Two
 numbers per hand card say how much, from what the holder may know:

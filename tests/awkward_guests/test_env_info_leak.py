@@ -113,7 +113,7 @@ def test_relabelling_every_unseen_card_changes_nothing_the_observer_sees(
     rng = np.random.default_rng(seed)
     perm = dict(zip(unseen, (int(x) for x in rng.permutation(unseen)), strict=True))
     other = relabel(state, perm)
-    for mode in ("notebook", "deduced", "deduced_teach"):
+    for mode in ("notebook", "deduced", "deduced_choices"):
         obs_a, view_a = _obs_and_view(state, seat, mode)
         obs_b, view_b = _obs_and_view(other, seat, mode)
         np.testing.assert_array_equal(obs_a, obs_b)
@@ -348,7 +348,7 @@ def test_hidden_information_does_not_change_observation_view_or_render(n, level)
             if state.out[p]:
                 continue
             s2 = _perturb_hidden(state, p, rng, other)
-            for mode in ("notebook", "deduced", "deduced_teach") if p == 0 else ("notebook",):
+            for mode in ("notebook", "deduced", "deduced_choices") if p == 0 else ("notebook",):
                 o1 = ObservationEncoder(mode).encode(state, p)
                 o2 = ObservationEncoder(mode).encode(s2, p)
                 assert np.array_equal(o1, o2), (mode, p, state.decision_name)

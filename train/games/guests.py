@@ -21,9 +21,9 @@ learner step:
 | ``accusation_shaping`` (float ≥ 0, default 0) | pays the learner for naming the parts of an accusation that its own notebook allows (zero on average for random naming) |
 | ``solution_shaping`` (float ≥ 0, default 0) | charges the learner for accusing with more than one candidate left, or for not accusing with exactly one |
 
-Awkward Guests trains on the env's ``observation_mode`` (``deduced`` or ``deduced_teach`` in the
+Awkward Guests trains on the env's ``observation_mode`` (``deduced`` or ``deduced_choices`` in the
 shipped configs, or ``notebook``); ``GuestsFeatures`` reads the ``deduced_*`` blocks of it and,
-with ``deduced_teach``, what each hand card would teach the counterpart of an offer or payment.
+with ``deduced_choices``, what each hand card would teach the counterpart of an offer or payment.
 
 Statistics
 ----------
@@ -41,7 +41,6 @@ numbers come from the env's ``results()`` at the end of a game (``rounds``; per 
 from __future__ import annotations
 
 import argparse
-import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -50,6 +49,7 @@ import numpy as np
 
 from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests import game as G
+from parlour.envs.awkward_guests.solution_blocks import candidate_table
 from parlour.train.games import Column, GameSpec, Statistics, lazy_classes, register_game
 from parlour.train.games.guests_policy import (
     build_features,
@@ -107,7 +107,7 @@ class GuestsShaping:
             return 0.0
         before = list(state.accusations.get(seat, []))
         ok = aec.deduction(agent).candidate_mask()
-        table = _candidate_table(state.tables.accomplice_possible)
+        table = candidate_table(state.tables.accomplice_possible)
         for i, value in enumerate(before):
             ok = ok & (table[:, i] == value)
         possible = set(table[ok, len(before)].tolist())
@@ -128,30 +128,6 @@ def _part(decision: int, action: int) -> int:
     if decision == G.D_WEAPON:
         return action - A.WEAPON_0
     return -1 if action == A.NO_ACCOMPLICE else action - A.SUSPECT_0  # accomplice
-
-
-@functools.cache
-def _candidate_table(accomplice_possible: bool) -> np.ndarray:
-    """(candidates, 5) ints in the engine's accusation order: murderer, motive, weapon,
-    accomplice (-1: none), accomplice motive (-1: none), aligned with ``candidate_mask()``."""
-    from parlour.envs.awkward_guests.case.solution import candidate_solutions
-
-    def idx(names: tuple[str, ...], x: str | None) -> int:
-        return -1 if x is None else names.index(x)
-
-    rows = [
-        (
-            idx(A.SUSPECTS, s.murderer),
-            idx(A.MOTIVES, s.motive),
-            idx(A.WEAPONS, s.weapon),
-            idx(A.SUSPECTS, s.accomplice),
-            idx(A.MOTIVES, s.accomplice_motive),
-        )
-        for s in candidate_solutions(accomplice_possible)
-    ]
-    table = np.array(rows, np.int64)
-    table.flags.writeable = False
-    return table
 
 
 # -- PPO features and policy (torch): parlour.train.games.guests_policy -------------------------
@@ -356,7 +332,7 @@ SPEC = register_game(
             (2, {}),
             (3, {"level": "medium"}),
             (4, {"observation_mode": "deduced"}),
-            (5, {"level": "medium", "observation_mode": "deduced_teach"}),
+            (5, {"level": "medium", "observation_mode": "deduced_choices"}),
             (6, {"cases": "classic"}),
             (8, {"level": "hard"}),
         ),

@@ -11,6 +11,7 @@ action-aligned, and what ``PriorHead`` adds.
 from __future__ import annotations
 
 import importlib
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -19,6 +20,7 @@ import numpy as np
 from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests import game as G
 from parlour.envs.awkward_guests.case.board import WALTON
+from parlour.envs.awkward_guests.solution_blocks import NUM_CANDIDATES
 
 #: scale of GuestsFeatures' action-aligned features. Adam moves each weight by about the learning
 #: rate per update whatever its gradient, and each action has its own weight on its own feature
@@ -32,34 +34,35 @@ FEATURES_HIDDEN = (256, 256)
 #: GuestsFeatures' per-decision flags besides the per-action ones: exactly one candidate left,
 #: more than one (both 0 unless deciding whether to accuse)
 N_SOLUTION_FLAGS = 2
-#: GuestsFeatures' per-hand-card features with ``observation_mode="deduced_teach"`` (one row of
+#: GuestsFeatures' per-hand-card features with ``observation_mode="deduced_choices"`` (one row of
 #: 32 per feature, aligned with the card actions; all 0 unless the learner is offering or paying)
 CARD_FEATURES = ("teach", "teach_per_share", "teaches_nothing", "covers_owed", "value")
 #: ``teach_per_share`` is ``hand_teach / hand_share`` clipped to this
 TEACH_PER_SHARE_CAP = 1.0
 
 
-def allowed_gate(layout: Mapping[str, slice]) -> np.ndarray:
-    """The 0/1 tensor ``gate[decision, deduced bit, action]`` behind GuestsFeatures' per-action
+def allowed_gate(layout: Mapping[str, slice], prefix: str = "deduced") -> np.ndarray:
+    """The 0/1 tensor ``gate[decision, bit, action]`` behind GuestsFeatures' per-action
     ``allowed`` features: an action naming a part of an accusation is allowed at its decision
-    when the deduction's bit of that part is set. Sizes come from the board definition."""
+    when that part's bit is set in the ``{prefix}_*`` blocks (``deduced``: each part on its own;
+    ``accusation``: given the parts named so far). Sizes come from the board definition."""
     suspects, motives, weapons = len(WALTON.suspects), len(WALTON.motives), len(WALTON.weapons)
     dec = layout["pending_decision"]
-    first = layout["deduced_murderers"].start
-    ded_size = layout["deduced_accomplice_motives"].stop - first
+    first = layout[f"{prefix}_murderers"].start
+    size = layout[f"{prefix}_accomplice_motives"].stop - first
     parts = {
-        G.D_MURDERER: ("deduced_murderers", A.SUSPECT_0, suspects),
-        G.D_MOTIVE: ("deduced_motives", A.MOTIVE_0, motives),
-        G.D_WEAPON: ("deduced_weapons", A.WEAPON_0, weapons),
-        G.D_ACCOMPLICE: ("deduced_accomplices", A.SUSPECT_0, suspects),
-        G.D_ACC_MOTIVE: ("deduced_accomplice_motives", A.MOTIVE_0, motives),
+        G.D_MURDERER: ("murderers", A.SUSPECT_0, suspects),
+        G.D_MOTIVE: ("motives", A.MOTIVE_0, motives),
+        G.D_WEAPON: ("weapons", A.WEAPON_0, weapons),
+        G.D_ACCOMPLICE: ("accomplices", A.SUSPECT_0, suspects),
+        G.D_ACC_MOTIVE: ("accomplice_motives", A.MOTIVE_0, motives),
     }
-    gate = np.zeros((dec.stop - dec.start, ded_size, A.NUM_ACTIONS), np.float32)
-    for decision, (name, action_0, size) in parts.items():
-        start = layout[name].start - first
-        for i in range(size):
+    gate = np.zeros((dec.stop - dec.start, size, A.NUM_ACTIONS), np.float32)
+    for decision, (name, action_0, count) in parts.items():
+        start = layout[f"{prefix}_{name}"].start - first
+        for i in range(count):
             gate[decision, start + i, action_0 + i] = 1.0
-    none = layout["deduced_accomplices"].start - first + suspects  # "no accomplice"
+    none = layout[f"{prefix}_accomplices"].start - first + suspects  # "no accomplice"
     gate[G.D_ACCOMPLICE, none, A.NO_ACCOMPLICE] = 1.0
     return gate
 
@@ -94,10 +97,13 @@ def build_features() -> type:
         features. With ``observation_mode="notebook"`` there are no ``deduced_*`` blocks to
         read: the output is ``[raw, MLP(raw)]``.
 
-        With ``observation_mode="deduced_teach"`` it also reads ``hand_share`` / ``hand_teach``
-        (:mod:`parlour.envs.awkward_guests.teach`) into :data:`CARD_FEATURES`, one row of 32
-        aligned with the card actions, on the learner's own ``offer`` or ``pay`` decision (all 0
-        otherwise):
+        With ``observation_mode="deduced_choices"``, ``allowed`` reads the ``accusation_*``
+        blocks instead (what the candidates left allow *given the parts already named*, so that
+        a guess names one candidate, not a mix of two), ``solution`` gains a third feature, the
+        chance that a guess is right (``1 / candidates``, from ``deduced_count``), and it reads
+        ``hand_share`` / ``hand_teach`` (:mod:`parlour.envs.awkward_guests.teach`) into
+        :data:`CARD_FEATURES`, one row of 32 aligned with the card actions, on the learner's own
+        ``offer`` or ``pay`` decision (all 0 otherwise):
 
         | card feature | per hand slot |
         |---|---|
@@ -123,26 +129,28 @@ def build_features() -> type:
                 )
             mode = sizes[n]
             self.deduced = mode in GO.DEDUCED_MODES
-            self.teach = mode == "deduced_teach"
+            self.choices = mode == "deduced_choices"
             extra = A.NUM_ACTIONS + N_SOLUTION_FLAGS if self.deduced else 0
-            cards = len(CARD_FEATURES) * GO.N_SLOTS if self.teach else 0
+            extra += 1 if self.choices else 0  # (the guess's chance: 1 / candidates)
+            cards = len(CARD_FEATURES) * GO.N_SLOTS if self.choices else 0
             super().__init__(observation_space, n + extra + cards + hidden[-1])
             #: columns of the output holding ``PRIOR_SCALE · allowed`` (one per action), for
             #: GuestsPolicy; None without ``deduced_*`` blocks
             self.prior_slice = slice(n, n + A.NUM_ACTIONS) if self.deduced else None
             #: columns of the output holding ``PRIOR_SCALE · card features`` (feature-major,
             #: ``len(CARD_FEATURES)`` rows of one column per hand slot); None without them
-            self.card_slice = slice(n + extra, n + extra + cards) if self.teach else None
+            self.card_slice = slice(n + extra, n + extra + cards) if self.choices else None
             layout = GO.make_layout(mode)
-            if self.deduced:  # allowed = (decision one-hot, deduced bits) by a fixed 0/1 tensor
-                self.register_buffer("gate", torch.as_tensor(allowed_gate(layout)))
+            if self.deduced:  # allowed = (decision one-hot, bits) by a fixed 0/1 tensor
+                prefix = "accusation" if self.choices else "deduced"
+                self.register_buffer("gate", torch.as_tensor(allowed_gate(layout, prefix)))
                 self.dec = layout["pending_decision"]
                 self.ded = slice(
-                    layout["deduced_murderers"].start, layout["deduced_accomplice_motives"].stop
+                    layout[f"{prefix}_murderers"].start, layout[f"{prefix}_accomplice_motives"].stop
                 )
                 self.solution = G.D_SOLUTION
                 self.count = layout["deduced_count"].start
-            if self.teach:
+            if self.choices:
                 self.hand = layout["hand"]
                 self.share = layout["hand_share"]
                 self.teach_cols = layout["hand_teach"]
@@ -165,8 +173,9 @@ def build_features() -> type:
             deciding = dec[:, self.solution : self.solution + 1]
             certain = (obs[:, self.count : self.count + 1] == 0).float()
             extra = [allowed, deciding * certain, deciding * (1 - certain)]
-            if self.teach:
-                extra.append(self._cards(obs, dec))
+            if self.choices:
+                log_count = obs[:, self.count : self.count + 1] * math.log(NUM_CANDIDATES)
+                extra += [deciding * torch.exp(-log_count), self._cards(obs, dec)]
             extra = torch.cat(extra, dim=1)
             return torch.cat([obs, PRIOR_SCALE * extra, self.mlp(torch.cat([obs, extra], 1))], 1)
 
@@ -254,7 +263,7 @@ def build_policy() -> type:
         from the reward like any other weight (nothing is masked: naming an excluded part stays
         legal).
 
-        With ``observation_mode="deduced_teach"`` the card actions' logits also get one shared
+        With ``observation_mode="deduced_choices"`` the card actions' logits also get one shared
         weight per card feature of ``GuestsFeatures`` (what a card would teach the counterpart,
         …), for the same reason: every offer and payment, of any hand slot, trains them.
 

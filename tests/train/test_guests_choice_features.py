@@ -1,6 +1,7 @@
-"""``GuestsFeatures`` / ``PriorHead`` on ``observation_mode="deduced_teach"``: the card features
-are the documented functions of the observation (recomputed here in NumPy at every decision
-of whole games), and the head's shared card weights move only the card actions' logits."""
+"""``GuestsFeatures`` / ``PriorHead`` on ``observation_mode="deduced_choices"``: the allowed,
+solution and card features are the documented functions of the observation (recomputed here in
+NumPy at every decision of whole games), and the head's shared card weights move only the card
+actions' logits."""
 
 from __future__ import annotations
 
@@ -14,8 +15,8 @@ from parlour.train.single_seat import SingleSeatEnv
 
 torch = pytest.importorskip("torch")
 
-LAYOUT = GO.make_layout("deduced_teach")
-OPTIONS = {"level": "medium", "observation_mode": "deduced_teach"}
+LAYOUT = GO.make_layout("deduced_choices")
+OPTIONS = {"level": "medium", "observation_mode": "deduced_choices"}
 
 
 def _expected_cards(obs: np.ndarray, decision: int) -> np.ndarray:
@@ -36,6 +37,37 @@ def _expected_cards(obs: np.ndarray, decision: int) -> np.ndarray:
     return out
 
 
+def _expected_allowed(obs: np.ndarray, decision: int) -> np.ndarray:
+    """allowed: the accusation_* block of the part being named, at its actions."""
+    out = np.zeros(A.NUM_ACTIONS, np.float32)
+    parts = {
+        G.D_MURDERER: ("murderers", A.SUSPECT_0),
+        G.D_MOTIVE: ("motives", A.MOTIVE_0),
+        G.D_WEAPON: ("weapons", A.WEAPON_0),
+        G.D_ACCOMPLICE: ("accomplices", A.SUSPECT_0),
+        G.D_ACC_MOTIVE: ("accomplice_motives", A.MOTIVE_0),
+    }
+    if decision in parts:
+        block, first = parts[decision]
+        bits = obs[LAYOUT[f"accusation_{block}"]]
+        if decision == G.D_ACCOMPLICE:
+            out[first : first + 6] = bits[:6]
+            out[A.NO_ACCOMPLICE] = bits[6]
+        elif decision == G.D_ACC_MOTIVE:
+            out[first : first + 18] = bits[:18]
+        else:
+            out[first : first + bits.size] = bits
+    return out
+
+
+def _expected_solution(obs: np.ndarray, decision: int) -> np.ndarray:
+    """solution: one candidate left, more than one, and 1 / candidates (deciding only)."""
+    if decision != G.D_SOLUTION:
+        return np.zeros(3, np.float32)
+    candidates = np.exp(obs[LAYOUT["deduced_count"]][0] * np.log(5760.0))
+    return np.array([candidates < 1.5, candidates >= 1.5, 1.0 / candidates], np.float32)
+
+
 def test_card_features_follow_the_observation_at_every_decision():
     from parlour.train.games.guests import GuestsFeatures
     from parlour.train.games.guests_policy import CARD_FEATURES, PRIOR_SCALE
@@ -44,8 +76,8 @@ def test_card_features_follow_the_observation_at_every_decision():
     n = GO.layout_size(LAYOUT)
     feats = GuestsFeatures(env.observation_space)
     cards = len(CARD_FEATURES) * GO.N_SLOTS
-    assert feats.teach and feats.features_dim == n + 97 + cards + 256
-    assert feats.card_slice == slice(n + 97, n + 97 + cards)
+    assert feats.choices and feats.features_dim == n + 98 + cards + 256
+    assert feats.card_slice == slice(n + 98, n + 98 + cards)
     rng = np.random.default_rng(0)
     seen: dict[int, int] = {}
     for seed in range(3):
@@ -55,15 +87,19 @@ def test_card_features_follow_the_observation_at_every_decision():
             with torch.no_grad():
                 out = feats(torch.as_tensor(obs)[None])[0].numpy()
             np.testing.assert_array_equal(out[:n], obs)
+            allowed, solution = out[n : n + 95] / PRIOR_SCALE, out[n + 95 : n + 98] / PRIOR_SCALE
+            np.testing.assert_allclose(allowed, _expected_allowed(obs, d), atol=1e-6)
+            np.testing.assert_allclose(solution, _expected_solution(obs, d), rtol=1e-4)
             got = out[feats.card_slice].reshape(5, GO.N_SLOTS) / PRIOR_SCALE
             np.testing.assert_allclose(got, _expected_cards(obs, d), rtol=1e-5, atol=1e-6)
-            if d in (G.D_OFFER, G.D_PAY) and got[0].any():
+            if (d in (G.D_OFFER, G.D_PAY) and got[0].any()) or d in (G.D_SOLUTION, G.D_MOTIVE):
                 seen[d] = seen.get(d, 0) + 1
             legal = np.flatnonzero(env.action_masks())
             obs, _, term, trunc, _ = env.step(int(rng.choice(legal)))
             if term or trunc:
                 break
     assert seen.get(G.D_OFFER) and seen.get(G.D_PAY), seen  # both kinds were checked
+    assert seen.get(G.D_SOLUTION) and seen.get(G.D_MOTIVE), seen
 
 
 def test_prior_head_card_weights_move_only_card_logits():

@@ -1,6 +1,7 @@
-"""``observation_mode="deduced_teach"``: its layout, and ``hand_share`` / ``hand_teach`` held to
+"""``observation_mode="deduced_choices"``: its layout; ``hand_share`` / ``hand_teach`` held to
 ``guests.deducer``'s own measure (a differential test over whole games) and to a direct
-recomputation from the documented definition on hand-checked decisions."""
+recomputation from the documented definition; the ``accusation_*`` blocks held to the candidate
+solutions themselves at every naming decision of guessing deducers."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import numpy as np
 import pytest
 
 from parlour.agents.factory import make_agent
+from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests import game as G
 from parlour.envs.awkward_guests import observation as GO
 from parlour.envs.awkward_guests.case.cards import card_exclusion_share
@@ -15,20 +17,27 @@ from parlour.envs.awkward_guests.case.deduction import Deduction
 from parlour.envs.awkward_guests.env import raw_env
 from parlour.envs.awkward_guests.teach import counterpart
 
-TEACH = GO.make_layout("deduced_teach")
+TEACH = GO.make_layout("deduced_choices")
 
 
-def test_layout_is_deduced_plus_two_hand_rows():
+def test_layout_is_deduced_plus_hand_rows_and_accusation_blocks():
     deduced = GO.make_layout("deduced")
+    size = GO.layout_size(deduced)
     assert {k: v for k, v in TEACH.items() if k in deduced} == deduced
-    assert TEACH["hand_share"] == slice(GO.layout_size(deduced), GO.layout_size(deduced) + 32)
-    assert TEACH["hand_teach"].stop == GO.layout_size(TEACH) == GO.layout_size(deduced) + 64
-    env = raw_env(num_players=3, observation_mode="deduced_teach")
+    assert TEACH["hand_share"] == slice(size, size + 32)
+    assert TEACH["hand_teach"] == slice(size + 32, size + 64)
+    parts = ("murderers", "motives", "weapons", "accomplices", "accomplice_motives")
+    for part in parts:  # the same shapes as the deduced_* blocks
+        acc, ded = TEACH[f"accusation_{part}"], deduced[f"deduced_{part}"]
+        assert acc.stop - acc.start == ded.stop - ded.start
+    assert TEACH["accusation_murderers"].start == size + 64
+    assert TEACH["accusation_accomplice_motives"].stop == GO.layout_size(TEACH) == size + 64 + 70
+    env = raw_env(num_players=3, observation_mode="deduced_choices")
     assert env.observation_space("player_0")["observation"].shape == (GO.layout_size(TEACH),)
 
 
 def test_unknown_observation_mode_names_the_allowed_values():
-    with pytest.raises(ValueError, match="deduced_teach"):
+    with pytest.raises(ValueError, match="deduced_choices"):
         raw_env(num_players=2, observation_mode="teach")
 
 
@@ -56,7 +65,7 @@ def test_hand_teach_is_the_deducers_measure_at_every_offer_and_pay(players, leve
     """Whole games of deducers: at every decision, hand_share is each hand card's exclusion
     share; at the observer's offer/pay it is what the deducer itself computes for the card and
     the counterpart (and the definition recomputed from scratch); elsewhere 0."""
-    env = raw_env(num_players=players, level=level, observation_mode="deduced_teach")
+    env = raw_env(num_players=players, level=level, observation_mode="deduced_choices")
     agents = [make_agent("guests.deducer", "guests") for _ in range(players)]
     exchanges = taught = 0
     for seed in range(seeds):
@@ -103,7 +112,7 @@ def test_hand_teach_is_the_deducers_measure_at_every_offer_and_pay(players, leve
 
 def test_a_card_the_counterpart_has_seen_teaches_nothing():
     """Mark one hand card as seen by the asker: its hand_teach drops to 0, the others' stay."""
-    env = raw_env(num_players=3, level="medium", observation_mode="deduced_teach")
+    env = raw_env(num_players=3, level="medium", observation_mode="deduced_choices")
     agents = [make_agent("guests.deducer", "guests") for _ in range(3)]
     env.reset(seed=5)
     for name in env.agent_iter():
@@ -124,3 +133,54 @@ def test_a_card_the_counterpart_has_seen_teaches_nothing():
     after = env.observe(name)["observation"][TEACH["hand_teach"]]
     assert after[slot] == 0.0
     assert (after > 0).sum() == (teach > 0).sum() - 1
+
+
+PARTS = ("murderer", "motive", "weapon", "accomplice", "accomplice_motive")
+BLOCKS = ("murderers", "motives", "weapons", "accomplices", "accomplice_motives")
+NAMES = (A.SUSPECTS, A.MOTIVES, A.WEAPONS, A.SUSPECTS, A.MOTIVES)
+
+
+@pytest.mark.parametrize(("players", "level", "p"), [(4, "medium", 0.2), (3, "hard", 0.1)])
+def test_accusation_blocks_are_the_choices_of_candidates_matching_the_named_parts(
+    players, level, p
+):
+    """Guessing deducers accuse with several candidates left: at each naming decision the
+    pending part's block is exactly {that part of c : c a candidate left that matches every
+    part named so far} (read from the candidate solutions), the other parts' blocks are 0, and
+    all are 0 on every other decision."""
+    env = raw_env(num_players=players, level=level, observation_mode="deduced_choices")
+    agents = [make_agent(f"guests.deducer:p={p}", "guests") for _ in range(players)]
+    narrowed = 0
+    for seed in range(8):
+        env.reset(seed=seed)
+        for i, a in enumerate(agents):
+            a.reset(seed * 7 + i)
+        for name in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            o = obs["observation"]
+            view = env.player_view(name)
+            blocks = [o[TEACH[f"accusation_{b}"]] for b in BLOCKS]
+            if view.decision in PARTS:
+                k = PARTS.index(view.decision)
+                named = [getattr(view.pending_accusation, x) for x in PARTS[:k]]
+                named = [None if x == "none" else x for x in named]
+                cands = [
+                    c
+                    for c in env.deduction(name).candidates()
+                    if [getattr(c, x) for x in PARTS[:k]] == named
+                ]
+                expected = np.zeros_like(blocks[k])
+                for c in cands:
+                    value = getattr(c, PARTS[k])
+                    expected[len(NAMES[k]) if value is None else NAMES[k].index(value)] = 1.0
+                assert cands and np.array_equal(blocks[k], expected), (view.decision, named)
+                assert not any(b.any() for j, b in enumerate(blocks) if j != k)
+                own = o[TEACH[f"deduced_{BLOCKS[k]}"]]
+                narrowed += int(k > 0 and blocks[k].sum() < own.sum())
+            else:
+                assert not any(b.any() for b in blocks), view.decision
+            env.step(agents[env.agent_name_mapping[name]].act(obs, view))
+    assert narrowed  # (some named part did narrow what the next part allows)
