@@ -20,7 +20,7 @@ for agent in env.agent_iter():
 |---|---|
 | Actions | ``Discrete(95)`` |
 | Agents | ``player_0 … player_{n-1}``, ``n`` in 1..8 (1: the solo mode) |
-| Observation | ``{"observation": Box(0, 1, (2313,), float32), "action_mask": Box(0, 1, (95,), int8)}`` (``deduced``: 2384; ``deduced_choices``: 2448; ``seer`` adds 70) |
+| Observation | ``{"observation": Box(0, 1, (2313,), float32), "action_mask": Box(0, 1, (95,), int8)}`` (``deduced``: 2384; ``deduced_choices``: 2518; ``seer`` adds 70) |
 | Import | ``from parlour.envs import awkward_guests_v1`` (also ``pettingzoo.make("aec", "parlour/AwkwardGuests-v1")`` where the registry exists) |
 | Solo Gymnasium env | ``gymnasium.make("parlour/AwkwardGuestsSolo-v1")`` (:mod:`parlour.envs.awkward_guests.solo`) |
 | Render modes | ``"ansi"`` (text), ``"human"`` (prints the text), ``"rgb_array"`` (a picture: ``(940, 1280, 3)`` ``uint8``, every player count) |
@@ -46,7 +46,8 @@ observation_mode="notebook", deck_size=70, max_rounds=30, render_mode=None, seer
   the agent's own notebook; see :mod:`parlour.envs.awkward_guests.observation`) or
   ``"deduced_choices"`` (``deduced`` plus, per hand card, the share of all candidates it rules
   out and, on the agent's own ``offer``/``pay``, the share of the counterpart's known
-  candidates it would rule out: :mod:`parlour.envs.awkward_guests.teach`).
+  candidates it would rule out — :mod:`parlour.envs.awkward_guests.teach` — and, while naming
+  an accusation, the choices the candidates left allow given the parts already named).
 * ``deck_size`` — cards per generated case (24..200).
 * ``max_rounds`` — the round limit; the game is truncated after the Solution phase of that
   round.

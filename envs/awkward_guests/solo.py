@@ -23,7 +23,7 @@ while not done:
 | | |
 |---|---|
 | Actions | ``Discrete(95)`` — the AEC layout (:mod:`parlour.envs.awkward_guests.actions`) |
-| Observation | ``Box(0, 1, (2313,), float32)`` — the AEC ``observation`` vector for one player (``deduced``: 2384; ``deduced_choices``: 2448; ``seer`` adds 70) |
+| Observation | ``Box(0, 1, (2313,), float32)`` — the AEC ``observation`` vector for one player (``deduced``: 2384; ``deduced_choices``: 2518; ``seer`` adds 70) |
 | Masks | ``action_masks()`` (bool, length 95), also through ``gymnasium.make``'s wrappers as ``env.get_wrapper_attr("action_masks")()`` (what SB3's ``get_action_masks`` calls on every vector env); also ``info["action_mask"]`` (int8) |
 | Name | ``metadata["name"] == "awkward_guests_solo_v1"`` |
 | Reward | at the end only: correct accusation ``+1 − 0.01 × rounds played``; wrong ``−1``; round limit ``0`` (``truncated=True``) |
