@@ -57,17 +57,11 @@ def _by_definition(state: G.GuestsState, observer: int, seat: int, card: int) ->
     return 1.0 - ded.count() / before
 
 
-@pytest.mark.parametrize(
-    ("players", "level", "seeds"),
-    [(4, "medium", 3), (2, "easy", 3), (5, "hard", 2), (1, "easy", 2)],
-)
-def test_hand_teach_is_the_deducers_measure_at_every_offer_and_pay(players, level, seeds):
-    """Whole games of deducers: at every decision, hand_share is each hand card's exclusion
-    share; at the observer's offer/pay it is what the deducer itself computes for the card and
-    the counterpart (and the definition recomputed from scratch); elsewhere 0."""
+def _deducer_decisions(players: int, level: str, spec: str, seeds: int):
+    """Whole games of ``spec`` agents on a ``deduced_choices`` env: yields ``(env, name, obs,
+    view, agent)`` at each decision (the caller reads; the agent's action is played after)."""
     env = raw_env(num_players=players, level=level, observation_mode="deduced_choices")
-    agents = [make_agent("guests.deducer", "guests") for _ in range(players)]
-    exchanges = taught = 0
+    agents = [make_agent(spec, "guests") for _ in range(players)]
     for seed in range(seeds):
         env.reset(seed=seed)
         for i, a in enumerate(agents):
@@ -77,35 +71,48 @@ def test_hand_teach_is_the_deducers_measure_at_every_offer_and_pay(players, leve
             if term or trunc:
                 env.step(None)
                 continue
-            seat = env.agent_name_mapping[name]
             view = env.player_view(name)
-            agent = agents[seat]
-            agent._sync(view)
-            o = obs["observation"]
-            share, teach = o[TEACH["hand_share"]], o[TEACH["hand_teach"]]
-            assert not share[len(view.hand) :].any()
-            for h in view.hand:
-                assert share[h.slot] == np.float32(card_exclusion_share(h.card.facts))
-            other = counterpart(env.game, seat)
-            if view.decision == "offer":
-                assert other == view.active_player
-            elif view.decision == "pay":
-                bid = next(b for b in view.bids if b.answering)
-                assert other == (None if bid.seat == G.DECK_SEAT else bid.seat)
-            else:
-                assert other is None
-            if other is None:
-                assert not teach.any(), view.decision
-            else:
-                exchanges += 1
-                hand = env.game.hands[seat]
-                for h in view.hand:
-                    expected = agent._teaches(view, h.card, other)
-                    assert teach[h.slot] == np.float32(expected), (view.decision, h.slot)
-                    direct = _by_definition(env.game, seat, other, hand[h.slot])
-                    assert expected == pytest.approx(direct, abs=1e-12)
-                    taught += expected > 0
+            agent = agents[env.agent_name_mapping[name]]
+            yield env, name, obs, view, agent
             env.step(agent.act(obs, view))
+
+
+@pytest.mark.parametrize(
+    ("players", "level", "seeds"),
+    [(4, "medium", 3), (2, "easy", 3), (5, "hard", 2), (1, "easy", 2)],
+)
+def test_hand_teach_is_the_deducers_measure_at_every_offer_and_pay(players, level, seeds):
+    """Whole games of deducers: at every decision, hand_share is each hand card's exclusion
+    share; at the observer's offer/pay it is what the deducer itself computes for the card and
+    the counterpart (and the definition recomputed from scratch); elsewhere 0."""
+    exchanges = taught = 0
+    for env, name, obs, view, agent in _deducer_decisions(players, level, "guests.deducer", seeds):
+        seat = env.agent_name_mapping[name]
+        agent._sync(view)
+        o = obs["observation"]
+        share, teach = o[TEACH["hand_share"]], o[TEACH["hand_teach"]]
+        assert not share[len(view.hand) :].any()
+        for h in view.hand:
+            assert share[h.slot] == np.float32(card_exclusion_share(h.card.facts))
+        other = counterpart(env.game, seat)
+        if view.decision == "offer":
+            assert other == view.active_player
+        elif view.decision == "pay":
+            bid = next(b for b in view.bids if b.answering)
+            assert other == (None if bid.seat == G.DECK_SEAT else bid.seat)
+        else:
+            assert other is None
+        if other is None:
+            assert not teach.any(), view.decision
+        else:
+            exchanges += 1
+            hand = env.game.hands[seat]
+            for h in view.hand:
+                expected = agent._teaches(view, h.card, other)
+                assert teach[h.slot] == np.float32(expected), (view.decision, h.slot)
+                direct = _by_definition(env.game, seat, other, hand[h.slot])
+                assert expected == pytest.approx(direct, abs=1e-12)
+                taught += expected > 0
     if players > 1:
         assert exchanges and taught, (exchanges, taught)  # (the games did exchange cards)
 
@@ -148,39 +155,28 @@ def test_accusation_blocks_are_the_choices_of_candidates_matching_the_named_part
     pending part's block is exactly {that part of c : c a candidate left that matches every
     part named so far} (read from the candidate solutions), the other parts' blocks are 0, and
     all are 0 on every other decision."""
-    env = raw_env(num_players=players, level=level, observation_mode="deduced_choices")
-    agents = [make_agent(f"guests.deducer:p={p}", "guests") for _ in range(players)]
     narrowed = 0
-    for seed in range(8):
-        env.reset(seed=seed)
-        for i, a in enumerate(agents):
-            a.reset(seed * 7 + i)
-        for name in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            o = obs["observation"]
-            view = env.player_view(name)
-            blocks = [o[TEACH[f"accusation_{b}"]] for b in BLOCKS]
-            if view.decision in PARTS:
-                k = PARTS.index(view.decision)
-                named = [getattr(view.pending_accusation, x) for x in PARTS[:k]]
-                named = [None if x == "none" else x for x in named]
-                cands = [
-                    c
-                    for c in env.deduction(name).candidates()
-                    if [getattr(c, x) for x in PARTS[:k]] == named
-                ]
-                expected = np.zeros_like(blocks[k])
-                for c in cands:
-                    value = getattr(c, PARTS[k])
-                    expected[len(NAMES[k]) if value is None else NAMES[k].index(value)] = 1.0
-                assert cands and np.array_equal(blocks[k], expected), (view.decision, named)
-                assert not any(b.any() for j, b in enumerate(blocks) if j != k)
-                own = o[TEACH[f"deduced_{BLOCKS[k]}"]]
-                narrowed += int(k > 0 and blocks[k].sum() < own.sum())
-            else:
-                assert not any(b.any() for b in blocks), view.decision
-            env.step(agents[env.agent_name_mapping[name]].act(obs, view))
+    spec = f"guests.deducer:p={p}"
+    for env, name, obs, view, _ in _deducer_decisions(players, level, spec, 8):
+        o = obs["observation"]
+        blocks = [o[TEACH[f"accusation_{b}"]] for b in BLOCKS]
+        if view.decision in PARTS:
+            k = PARTS.index(view.decision)
+            named = [getattr(view.pending_accusation, x) for x in PARTS[:k]]
+            named = [None if x == "none" else x for x in named]
+            cands = [
+                c
+                for c in env.deduction(name).candidates()
+                if [getattr(c, x) for x in PARTS[:k]] == named
+            ]
+            expected = np.zeros_like(blocks[k])
+            for c in cands:
+                value = getattr(c, PARTS[k])
+                expected[len(NAMES[k]) if value is None else NAMES[k].index(value)] = 1.0
+            assert cands and np.array_equal(blocks[k], expected), (view.decision, named)
+            assert not any(b.any() for j, b in enumerate(blocks) if j != k)
+            own = o[TEACH[f"deduced_{BLOCKS[k]}"]]
+            narrowed += int(k > 0 and blocks[k].sum() < own.sum())
+        else:
+            assert not any(b.any() for b in blocks), view.decision
     assert narrowed  # (some named part did narrow what the next part allows)
