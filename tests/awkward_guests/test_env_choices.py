@@ -15,9 +15,11 @@ from parlour.envs.awkward_guests import observation as GO
 from parlour.envs.awkward_guests.case.cards import card_exclusion_share
 from parlour.envs.awkward_guests.case.deduction import Deduction
 from parlour.envs.awkward_guests.env import raw_env
+from parlour.envs.awkward_guests.observation import ObservationEncoder
 from parlour.envs.awkward_guests.teach import counterpart
 
 TEACH = GO.make_layout("deduced_choices")
+ACCUSATION = slice(TEACH["accusation_murderers"].start, TEACH["accusation_accomplice_motives"].stop)
 
 
 def test_layout_is_deduced_plus_hand_rows_and_accusation_blocks():
@@ -77,6 +79,30 @@ def _deducer_decisions(players: int, level: str, spec: str, seeds: int):
             env.step(agent.act(obs, view))
 
 
+def _assert_idle_seats_see_no_decision_blocks(env, acting: str) -> None:
+    """hand_teach and accusation_* belong to the deciding seat: everyone else's are 0."""
+    for other in env.agents:
+        if other != acting:
+            o = env.observe(other)["observation"]
+            assert not o[TEACH["hand_teach"]].any(), other
+            assert not o[ACCUSATION].any(), other
+
+
+def _assert_other_seats_sight_does_not_show(env, seat: int, observation: np.ndarray) -> None:
+    """Mark every hand card of ``seat`` as seen by each seat ``seat`` does not know to have
+    seen it (their notebooks change, ``seat``'s knowledge does not): the observation of ``seat``
+    must not change — hand_teach reads what ``seat`` knows, not what others saw."""
+    state = env.game.clone()
+    for q in range(state.num_players):
+        for c in state.hands[seat]:
+            if q != seat and not state.known[seat, c] >> q & 1 and not state.seen[q, c]:
+                state.seen[q, c] = True
+                state.seen_log[q].append(c)
+    np.testing.assert_array_equal(
+        ObservationEncoder("deduced_choices").encode(state, seat), observation
+    )
+
+
 @pytest.mark.parametrize(
     ("players", "level", "seeds"),
     [(4, "medium", 3), (2, "easy", 3), (5, "hard", 2), (1, "easy", 2)],
@@ -102,9 +128,11 @@ def test_hand_teach_is_the_deducers_measure_at_every_offer_and_pay(players, leve
             assert other == (None if bid.seat == G.DECK_SEAT else bid.seat)
         else:
             assert other is None
+        _assert_idle_seats_see_no_decision_blocks(env, name)
         if other is None:
             assert not teach.any(), view.decision
         else:
+            _assert_other_seats_sight_does_not_show(env, seat, o)
             exchanges += 1
             hand = env.game.hands[seat]
             for h in view.hand:
@@ -118,28 +146,23 @@ def test_hand_teach_is_the_deducers_measure_at_every_offer_and_pay(players, leve
 
 
 def test_a_card_the_counterpart_has_seen_teaches_nothing():
-    """Mark one hand card as seen by the asker: its hand_teach drops to 0, the others' stay."""
-    env = raw_env(num_players=3, level="medium", observation_mode="deduced_choices")
-    agents = [make_agent("guests.deducer", "guests") for _ in range(3)]
-    env.reset(seed=5)
-    for name in env.agent_iter():
-        obs, _, term, trunc, _ = env.last()
+    """Mark one teaching hand card as known to be seen by the counterpart: its hand_teach
+    drops to 0."""
+    checked = 0
+    for env, name, obs, _, _ in _deducer_decisions(3, "medium", "guests.deducer", 2):
         seat = env.agent_name_mapping[name]
-        state = env.game
-        other = counterpart(state, seat)
+        other = counterpart(env.game, seat)
         teach = obs["observation"][TEACH["hand_teach"]]
-        if other is not None and (teach > 0).sum() >= 2:
-            break
-        env.step(agents[seat].act(obs, env.player_view(name)))
-    else:  # pragma: no cover - the seed is chosen to reach an exchange
-        pytest.fail("no exchange with two teaching cards")
-    slot = int(np.flatnonzero(teach > 0)[0])
-    card = state.hands[seat][slot]
-    state.known[seat, card] |= 1 << other
-    state.hand_version[seat] += 1
-    after = env.observe(name)["observation"][TEACH["hand_teach"]]
-    assert after[slot] == 0.0
-    assert (after > 0).sum() == (teach > 0).sum() - 1
+        if other is None or not teach.any():
+            continue
+        state = env.game.clone()
+        slot = int(np.flatnonzero(teach > 0)[0])
+        state.known[seat, state.hands[seat][slot]] |= 1 << other
+        state.hand_version[seat] += 1
+        after = ObservationEncoder("deduced_choices").encode(state, seat)[TEACH["hand_teach"]]
+        assert after[slot] == 0.0
+        checked += 1
+    assert checked
 
 
 PARTS = ("murderer", "motive", "weapon", "accomplice", "accomplice_motive")
@@ -160,6 +183,7 @@ def test_accusation_blocks_are_the_choices_of_candidates_matching_the_named_part
     for env, name, obs, view, _ in _deducer_decisions(players, level, spec, 8):
         o = obs["observation"]
         blocks = [o[TEACH[f"accusation_{b}"]] for b in BLOCKS]
+        _assert_idle_seats_see_no_decision_blocks(env, name)
         if view.decision in PARTS:
             k = PARTS.index(view.decision)
             named = [getattr(view.pending_accusation, x) for x in PARTS[:k]]

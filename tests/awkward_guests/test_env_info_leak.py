@@ -214,10 +214,11 @@ def _to_solution_phase(env, rng):
         env.step(int(rng.choice(np.flatnonzero(mask))))
 
 
-def test_a_pending_accusation_never_shows_to_anyone_else():
+@pytest.mark.parametrize("mode", ["notebook", "deduced_choices"])
+def test_a_pending_accusation_never_shows_to_anyone_else(mode):
     for n, level in ((3, "easy"), (4, "expert"), (2, "medium")):
         case = generated_case(level, 51)
-        env = awkward_guests_v1.raw_env(num_players=n, cases=[case])
+        env = awkward_guests_v1.raw_env(num_players=n, cases=[case], observation_mode=mode)
         env.reset(seed=n)
         rng = np.random.default_rng(n)
         _to_solution_phase(env, rng)

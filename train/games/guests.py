@@ -51,7 +51,11 @@ from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests import game as G
 from parlour.envs.awkward_guests.solution_blocks import candidate_table
 from parlour.train.games import Column, GameSpec, Statistics, lazy_classes, register_game
-from parlour.train.games.guests_policy import (
+from parlour.train.games.guests_policy import (  # noqa: F401 (constants re-exported: their old home)
+    FEATURES_HIDDEN,
+    N_SOLUTION_FLAGS,
+    PRIOR_SCALE,
+    allowed_gate,
     build_features,
     build_policy,
     build_prior_head,
