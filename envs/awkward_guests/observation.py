@@ -553,8 +553,8 @@ class ObservationEncoder:
 
     def _write_private(self, state: G.GuestsState, observer: int) -> None:
         """The observer's hand and notebook (copied in only when the observer or its content
-        changed) and, in the ``deduced`` modes, the deduction (and what each hand card would
-        teach)."""
+        changed), in the ``deduced`` modes the deduction, and in ``deduced_choices`` what each
+        hand card would teach and what the accusation being named still allows."""
         hkey = (observer, state.hand_version[observer])
         if hkey != self._hand_key:
             self._hand[:] = self._hand_block(state, observer)
