@@ -300,6 +300,8 @@ class ObservationEncoder:
         self._lt_record: tuple | None = None
         if self.teach is not None:
             self.teach.reset()
+        # whether the buffer holds a non-zero hand_teach / accusation_* now
+        self._teach_set = self._acc_set = False
 
     def _set_static(self, state: G.GuestsState) -> None:
         """Blocks that do not change during a game; per-case tables; per-game notebooks."""
@@ -558,6 +560,8 @@ class ObservationEncoder:
         hkey = (observer, state.hand_version[observer])
         if hkey != self._hand_key:
             self._hand[:] = self._hand_block(state, observer)
+            if self.choices:
+                self.teach.write_share(state, observer, self._share_view)
             self._hand_key = hkey
         nb = self._sync_notebook(state, observer)
         nkey = (observer, self._synced[observer])
@@ -567,16 +571,22 @@ class ObservationEncoder:
         if self.deduced:
             self._ded_view[:] = self._deduced(state, observer)
         if self.choices:
-            self.teach.write(state, observer, self._share_view, self._teach_view)
-            self._write_accusation(state, observer)
+            self._write_choices(state, observer)
 
-    def _write_accusation(self, state: G.GuestsState, observer: int) -> None:
-        """The ``accusation_*`` blocks: set only on the observer's own naming decision."""
-        if state.current == observer and G.D_MURDERER <= state.decision <= G.D_ACC_MOTIVE:
+    def _write_choices(self, state: G.GuestsState, observer: int) -> None:
+        """``hand_teach`` and the ``accusation_*`` blocks: set only on the observer's own
+        offer / pay, or naming decision (and zeroed once after it)."""
+        teaching = self.teach.write_teach(state, observer, self._teach_view)
+        if not teaching and self._teach_set:
+            self._teach_view.fill(0.0)
+        self._teach_set = teaching
+        naming = state.current == observer and G.D_MURDERER <= state.decision <= G.D_ACC_MOTIVE
+        if naming:
             named = state.accusations.get(observer, ())
             self._acc_view[:] = accusation_vector(self.deduction(state, observer), named)
-        else:
+        elif self._acc_set:
             self._acc_view.fill(0.0)
+        self._acc_set = naming
 
 
 _ACC_OFFSETS = (0, N_SUSPECTS, N_SUSPECTS + N_MOTIVES, N_SUSPECTS + N_MOTIVES + N_WEAPONS)

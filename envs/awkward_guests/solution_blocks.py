@@ -87,7 +87,7 @@ def solution_vector(solution) -> np.ndarray:
 
 
 @functools.cache
-def candidate_table(accomplice_possible: bool) -> np.ndarray:
+def accusation_table(accomplice_possible: bool) -> np.ndarray:
     """(candidates, 5) ints in the engine's accusation order: murderer, motive, weapon,
     accomplice (-1: none), accomplice motive (-1: none), aligned with ``candidate_mask()``."""
 
@@ -123,19 +123,26 @@ PART_NONE = (None, None, None, N_SUSPECTS, N_MOTIVES)
 SOLUTION_SIZE = PART_OFFSETS[-1] + N_MOTIVES + 1  # 70
 
 
-def accusation_vector(ded: Deduction, named: tuple[int, ...] | list[int]) -> np.ndarray:
-    """The ``accusation_*`` blocks (70 floats): for the part after ``named`` (the accusation so
-    far, engine order, -1: none), 1 for each choice some candidate left by ``ded`` makes while
-    matching every part named so far; the other parts are 0."""
-    out = np.zeros(SOLUTION_SIZE, np.float32)
+def next_part_choices(ded: Deduction, named: tuple[int, ...] | list[int]) -> list[int]:
+    """The choices (engine order, -1: none) of the part after ``named`` (the accusation so far)
+    that some candidate left by ``ded`` makes while matching every part named so far, sorted;
+    empty when no candidate matches (or every part is named)."""
     part = len(named)
     if part >= len(PART_OFFSETS):
-        return out
-    table = candidate_table(ded.accomplice_possible)
+        return []
+    table = accusation_table(ded.accomplice_possible)
     ok = ded.candidate_mask().copy()
     for i, value in enumerate(named):
         ok &= table[:, i] == value
-    for value in np.unique(table[ok, part]).tolist():
+    return np.unique(table[ok, part]).tolist()
+
+
+def accusation_vector(ded: Deduction, named: tuple[int, ...] | list[int]) -> np.ndarray:
+    """The ``accusation_*`` blocks (70 floats): 1 for each of :func:`next_part_choices` in the
+    block of the part after ``named``; the other parts are 0."""
+    out = np.zeros(SOLUTION_SIZE, np.float32)
+    part = len(named)
+    for value in next_part_choices(ded, named):
         none = PART_NONE[part]
         out[PART_OFFSETS[part] + (none if value < 0 else value)] = 1.0
     return out

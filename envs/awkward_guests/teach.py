@@ -88,14 +88,10 @@ class TeachTable:
             self._known[key] = ded
         return ded
 
-    def teach(self, state: G.GuestsState, observer: int, seat: int, card: int) -> float:
-        """The share of ``seat``'s known candidates (as ``observer`` knows them) that card index
-        ``card`` would rule out; 0 for a revealed card."""
-        return self._teach_of(state, seat, self._known_key(state, observer, seat), card)
-
     def _teach_of(self, state: G.GuestsState, seat: int, ids: frozenset[int], card: int) -> float:
-        if card in state.revealed:
-            return 0.0
+        """The share of ``seat``'s known candidates (those the cards ``ids`` allow) that card
+        index ``card`` would rule out (0 for a card in ``ids``: a revealed card in the holder's
+        notebook, or one ``seat`` is known to have seen)."""
         key = (seat, ids, card)
         value = self._teach.get(key)
         if value is None:
@@ -111,19 +107,21 @@ class TeachTable:
             self._teach[key] = value
         return value
 
-    def write(
-        self, state: G.GuestsState, observer: int, share_out: np.ndarray, teach_out: np.ndarray
-    ) -> None:
-        """Write ``hand_share`` and ``hand_teach`` of ``observer`` (one entry per hand slot;
-        slots past the hand are 0)."""
-        share_out.fill(0.0)
-        teach_out.fill(0.0)
-        hand = state.hands[observer]
-        for slot, c in enumerate(hand):
-            share_out[slot] = self.share(state, c)
+    def write_share(self, state: G.GuestsState, observer: int, out: np.ndarray) -> None:
+        """Write ``hand_share`` of ``observer`` (one entry per hand slot; slots past the hand
+        are 0). It depends on the hand only: call it when the hand changed."""
+        out.fill(0.0)
+        for slot, c in enumerate(state.hands[observer]):
+            out[slot] = self.share(state, c)
+
+    def write_teach(self, state: G.GuestsState, observer: int, out: np.ndarray) -> bool:
+        """Write ``hand_teach`` of ``observer`` when it is offering or paying (returns True);
+        otherwise leave ``out`` alone and return False (the caller keeps it 0)."""
         seat = counterpart(state, observer)
         if seat is None:
-            return
+            return False
+        out.fill(0.0)
         ids = self._known_key(state, observer, seat)
-        for slot, c in enumerate(hand):
-            teach_out[slot] = self._teach_of(state, seat, ids, c)
+        for slot, c in enumerate(state.hands[observer]):
+            out[slot] = self._teach_of(state, seat, ids, c)
+        return True

@@ -49,7 +49,7 @@ import numpy as np
 
 from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests import game as G
-from parlour.envs.awkward_guests.solution_blocks import candidate_table
+from parlour.envs.awkward_guests.solution_blocks import next_part_choices
 from parlour.train.games import Column, GameSpec, Statistics, lazy_classes, register_game
 from parlour.train.games.guests_policy import (  # noqa: F401 (constants re-exported: their old home)
     FEATURES_HIDDEN,
@@ -110,11 +110,7 @@ class GuestsShaping:
         if not self.weight or not G.D_MURDERER <= d <= G.D_ACC_MOTIVE:
             return 0.0
         before = list(state.accusations.get(seat, []))
-        ok = aec.deduction(agent).candidate_mask()
-        table = candidate_table(state.tables.accomplice_possible)
-        for i, value in enumerate(before):
-            ok = ok & (table[:, i] == value)
-        possible = set(table[ok, len(before)].tolist())
+        possible = set(next_part_choices(aec.deduction(agent), before))
         if not possible:  # the accusation is already impossible
             return 0.0
         legal = [_part(d, int(a)) for a in np.flatnonzero(state.legal_mask())]
