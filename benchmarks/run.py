@@ -6,12 +6,17 @@
 | batched steps/s (masks + observations, batch 4,096) | :mod:`parlour.benchmarks.batched_throughput` | ``audition_v1`` AEC env, OpenSpiel C++ ``kuhn_poker`` | ≥ 10× the AEC env, ≥ 2× ``kuhn_poker`` |
 | engine steps/s (legal actions + apply) | Audition engine | OpenSpiel ``python_kuhn_poker``, ``python_liars_poker`` (C++ ``kuhn_poker``, ``leduc_poker`` listed) | ≥ the Python games |
 | Awkward Guests case engine | generation per level (median/p95), add one card, solve 70 cards, ``reset()`` | — | < 50 ms, < 1 ms, < 50 ms |
-| training steps/s | MaskablePPO on Audition 2p; Awkward Guests 2p easy per-game (``guests_2p_easy``) and batched (``guests_2p_easy_batched``) | MaskablePPO on ``connect_four_v3``, same settings (Audition); the per-game run (Guests batched) | ≥ connect four; Guests ≥ 5× the per-game run (issue 16) |
+| training steps/s | MaskablePPO on Audition 2p; Awkward Guests 2p easy per-game (``guests_2p_easy``) and batched (``guests_2p_easy_batched``), whole training and rollout phases alone | MaskablePPO on ``connect_four_v3``, same settings (Audition); the per-game run (Guests batched) | ≥ connect four; Guests ≥ 5× the per-game run (issue 16) |
 | peak memory | one env process (Audition 6p, Awkward Guests 8p); a 2-process training run (train section) | ``tictactoe_v3`` env process | — |
 
 Every rate is the median of ``repeats`` interleaved timed blocks (so machine noise hits ours and
 the peers alike); each figure records its steps and repeats. The peers come from the ``bench``
 extra (``pip install -e .[bench]``); a missing peer is reported and its ratios left null.
+
+Each section's table is printed as soon as the section finishes (a whole run takes tens of
+minutes), and ``--json PATH`` is rewritten after each one: ``{"figures": [...], "sections":
+[the sections finished], "complete": false}``, then ``true`` at the end. Ctrl-C stops with exit
+code 130 and leaves the file with the sections finished so far.
 
 ``parlour bench [--quick] [--json PATH] [--steps N] [--repeats R] [--sections aec,engine,batched,guests,train,memory]``
 """
@@ -230,6 +235,33 @@ def print_table(figures: list[dict]) -> None:
         )
 
 
+def _measure(section: str, steps: int, repeats: int, quick: bool) -> list[dict]:
+    """The figures of one section."""
+    if section == "aec":
+        return aec_figures(steps, repeats)
+    if section == "engine":
+        return engine_figures(steps * 5, repeats)
+    if section == "batched":
+        from parlour.benchmarks import batched_throughput
+
+        return batched_throughput.figures(steps, repeats, _figure, _interleaved)
+    if section == "guests":
+        return guests_figures(quick)
+    if section == "train":
+        return train_figures(quick)
+    return memory_figures()
+
+
+def _write_json(path: str, figures: list[dict], done: list[str], complete: bool) -> None:
+    """``{"figures", "sections", "complete"}``, replaced whole (a temporary file renamed over
+    it), so an interrupted bench leaves the sections finished so far in a valid file."""
+    tmp = Path(f"{path}.tmp")
+    tmp.write_text(
+        json.dumps({"figures": figures, "sections": done, "complete": complete}, indent=2)
+    )
+    tmp.replace(path)
+
+
 def run(args: argparse.Namespace) -> int:
     sections = [s.strip() for s in args.sections.split(",") if s.strip()]
     unknown = set(sections) - set(SECTIONS)
@@ -244,25 +276,27 @@ def run(args: argparse.Namespace) -> int:
     repeats = args.repeats or repeats
     t0 = time.perf_counter()
     figures: list[dict] = []
-    if "aec" in sections:
-        figures += aec_figures(steps, repeats)
-    if "engine" in sections:
-        figures += engine_figures(steps * 5, repeats)
-    if "batched" in sections:
-        from parlour.benchmarks import batched_throughput
-
-        figures += batched_throughput.figures(steps, repeats, _figure, _interleaved)
-    if "guests" in sections:
-        figures += guests_figures(args.quick)
-    if "train" in sections:
-        figures += train_figures(args.quick)
-    if "memory" in sections:
-        figures += memory_figures()
-    print_table(figures)
+    done: list[str] = []
+    try:
+        for section in (s for s in SECTIONS if s in sections):  # each printed as it finishes
+            t_section = time.perf_counter()
+            figs = _measure(section, steps, repeats, args.quick)
+            print(f"\n[{section}: {time.perf_counter() - t_section:.0f} s]", flush=True)
+            print_table(figs)
+            figures += figs
+            done.append(section)
+            if args.json:
+                _write_json(args.json, figures, done, complete=False)
+    except KeyboardInterrupt:
+        kept = f"; {args.json} holds the sections finished ({', '.join(done)})" if done else ""
+        print(f"\nparlour bench: interrupted{kept}", file=sys.stderr)
+        return 130
+    if len(done) > 1:
+        print("\n[all sections]")
+        print_table(figures)
     print(f"\n({time.perf_counter() - t0:.0f} s)")
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump({"figures": figures}, f, indent=2)
+        _write_json(args.json, figures, done, complete=True)
         print(f"wrote {args.json}")
     return 0
 

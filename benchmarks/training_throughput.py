@@ -11,7 +11,10 @@ third figure is our shipped training setup (``configs/audition_2p.yaml``'s PPO s
 opponents, ``n_envs`` in ``SubprocVecEnv``) for reference. Awkward Guests 2p easy is measured
 with ``guests_2p_easy`` (2 ``SubprocVecEnv`` games) and ``guests_2p_easy_batched`` (the same
 recipe on 64 in-process games, :mod:`parlour.train.multi_game`), each after one untimed rollout
-and update (worker start-up, the case pool's first cases); the ratio is batched / per-game.
+and update (worker start-up, the case pool's first cases), runs alternating between the two; the
+ratio is batched / per-game, for the whole training and for its rollout phases alone (SB3's
+``collect_rollouts``: env steps, opponents, the learner's forward passes — what the batched env
+changes; the rest is the PPO update, the same computation on both sides).
 
 "env steps" are the steps SB3 counts (``model.num_timesteps``): learner decisions for ours, every
 move of both sides for connect-four. Figures are medians over ``--repeats`` runs of ``--steps``
@@ -91,11 +94,39 @@ def tutorial_steps_per_second(make_env: Callable[[int], Any], steps: int, seed: 
     return model.num_timesteps / (time.perf_counter() - t0)
 
 
-def shipped_config_steps_per_second(
+def _phase_timer() -> Any:
+    """An SB3 callback adding up the wall time of the rollout phases (``collect_rollouts``, from
+    its start to its end: the env steps, opponents and the learner's forward passes); the rest of
+    ``model.learn`` is the PPO update."""
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class PhaseTimer(BaseCallback):
+        def __init__(self) -> None:
+            super().__init__()
+            self.rollout_time = 0.0
+            self.rollout_steps = 0
+            self._t = 0.0
+            self._n = 0
+
+        def _on_rollout_start(self) -> None:
+            self._t, self._n = time.perf_counter(), self.model.num_timesteps
+
+        def _on_rollout_end(self) -> None:
+            self.rollout_time += time.perf_counter() - self._t
+            self.rollout_steps += self.model.num_timesteps - self._n
+
+        def _on_step(self) -> bool:
+            return True
+
+    return PhaseTimer()
+
+
+def shipped_config_rates(
     steps: int, seed: int, config: str, warmup: bool = False
-) -> float:
-    """SB3 env steps/s of our training setup (``config``'s PPO settings and vec env);
-    ``warmup``: one rollout and update first, not timed (worker start-up, the first cases)."""
+) -> tuple[float, float]:
+    """SB3 env steps/s of our training setup (``config``'s PPO settings and vec env), over the
+    whole of ``model.learn`` and over its rollout phases alone; ``warmup``: one rollout and
+    update first, not timed (worker start-up, the first cases)."""
     import torch
 
     from parlour.train.config import load_config
@@ -110,42 +141,64 @@ def shipped_config_steps_per_second(
         model.learn(total_timesteps=cfg.ppo.n_steps * cfg.n_envs)
     rollout = cfg.n_envs * cfg.ppo.n_steps  # (at least three whole rollouts and updates)
     start = model.num_timesteps
+    timer = _phase_timer()
     t0 = time.perf_counter()
     with frozen_heap():  # (as parlour train runs model.learn)
-        model.learn(total_timesteps=max(steps, 3 * rollout), reset_num_timesteps=False)
+        model.learn(
+            total_timesteps=max(steps, 3 * rollout), reset_num_timesteps=False, callback=timer
+        )
     rate = (model.num_timesteps - start) / (time.perf_counter() - t0)
     venv.close()
     torch.set_num_threads(1)
-    return rate
+    return rate, timer.rollout_steps / timer.rollout_time
+
+
+def shipped_config_steps_per_second(
+    steps: int, seed: int, config: str, warmup: bool = False
+) -> float:
+    """:func:`shipped_config_rates`' whole-training rate."""
+    return shipped_config_rates(steps, seed, config, warmup)[0]
 
 
 #: Awkward Guests 2p easy: the per-game recipe and the same recipe on the multi-game env
 GUESTS_CONFIGS = ("guests_2p_easy", "guests_2p_easy_batched")
 
 
-def guests_figures(steps: int, median: Callable[[Callable[[int], float]], float]) -> list[dict]:
-    """Awkward Guests 2p easy: the per-game recipe, and the batched one with its ratio to it."""
+def guests_figures(steps: int, repeats: int) -> list[dict]:
+    """Awkward Guests 2p easy: the per-game recipe, and the batched one with its ratio to it —
+    whole training (the target) and the rollout phases alone (the part the batched env changes;
+    the PPO update is the same computation on both sides). Runs alternate between the two."""
     per_game, batched = GUESTS_CONFIGS
-    g_rate = median(lambda s: shipped_config_steps_per_second(steps, s, per_game, warmup=True))
-    b_rate = median(lambda s: shipped_config_steps_per_second(steps, s, batched, warmup=True))
-    return [
-        {
-            "name": f"MaskablePPO train steps/s, guests 2p easy ({per_game}, after a warm-up)",
-            "value": round(g_rate, 1),
-            "unit": "env steps/s",
-            "peer": None,
-            "peer_value": None,
-            "ratio": None,
-        },
-        {
-            "name": f"MaskablePPO train steps/s, guests 2p easy ({batched}, after a warm-up)",
-            "value": round(b_rate, 1),
-            "unit": "env steps/s",
-            "peer": per_game,
-            "peer_value": round(g_rate, 1),
-            "ratio": round(b_rate / g_rate, 3),
-        },
-    ]
+    runs: dict[str, list[tuple[float, float]]] = {per_game: [], batched: []}
+    for seed in range(repeats):
+        for config in runs:
+            runs[config].append(shipped_config_rates(steps, seed, config, warmup=True))
+
+    def median(config: str, which: int) -> float:
+        return statistics.median(r[which] for r in runs[config])
+
+    figs = []
+    for which, phase in ((0, "train"), (1, "rollout phase")):
+        g_rate, b_rate = median(per_game, which), median(batched, which)
+        figs += [
+            {
+                "name": f"MaskablePPO {phase} steps/s, guests 2p easy ({per_game}, after a warm-up)",
+                "value": round(g_rate, 1),
+                "unit": "env steps/s",
+                "peer": None,
+                "peer_value": None,
+                "ratio": None,
+            },
+            {
+                "name": f"MaskablePPO {phase} steps/s, guests 2p easy ({batched}, after a warm-up)",
+                "value": round(b_rate, 1),
+                "unit": "env steps/s",
+                "peer": per_game,
+                "peer_value": round(g_rate, 1),
+                "ratio": round(b_rate / g_rate, 3),
+            },
+        ]
+    return figs
 
 
 def figures(
@@ -182,7 +235,7 @@ def figures(
     ours = median(lambda s: tutorial_steps_per_second(audition_env, steps, s))
     shipped = median(lambda s: shipped_config_steps_per_second(steps, s, config))
     peer = "connect_four_v3 (PettingZoo MaskablePPO tutorial)"
-    return guests_figures(steps, median) + [
+    return guests_figures(steps, repeats) + [
         {
             "name": "MaskablePPO train steps/s, audition 2p (tutorial settings)",
             "value": round(ours, 1),

@@ -126,3 +126,63 @@ def test_the_training_bench_finds_its_config_outside_a_checkout(tmp_path, monkey
     assert load_config(default).name == "audition_2p"
     for name in tt.GUESTS_CONFIGS:
         assert load_config(name).name == name
+
+
+def test_each_section_is_printed_and_saved_as_it_finishes(tmp_path, capsys, monkeypatch):
+    """A long bench stopped with Ctrl-C keeps (prints and writes) the sections it finished."""
+    path = tmp_path / "bench.json"
+    reached: list[str] = []
+
+    def interrupted() -> list[dict]:
+        out = capsys.readouterr().out  # the engine section was printed before this one ran
+        reached.append(out)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(bench, "memory_figures", interrupted)
+    args = ["bench", "--sections", "engine,memory", "--steps", "300", "--repeats", "1"]
+    assert main([*args, "--json", str(path)]) == 130
+    assert "[engine:" in reached[0] and "engine audition 2p" in reached[0]
+    data = json.loads(path.read_text())
+    assert data["sections"] == ["engine"] and data["complete"] is False
+    _check(data["figures"])
+    assert "interrupted" in capsys.readouterr().err
+    assert not (tmp_path / "bench.json.tmp").exists()
+
+
+def test_a_complete_bench_is_marked_complete(tmp_path):
+    path = tmp_path / "bench.json"
+    assert (
+        main(
+            [
+                "bench",
+                "--sections",
+                "engine",
+                "--steps",
+                "300",
+                "--repeats",
+                "1",
+                "--json",
+                str(path),
+            ]
+        )
+        == 0
+    )
+    data = json.loads(path.read_text())
+    assert data["complete"] is True and data["sections"] == ["engine"]
+
+
+def test_the_training_bench_times_the_rollout_phase_apart(tmp_path):
+    """``shipped_config_rates``: the whole-training rate and the rollout phases' rate over the
+    same steps; the rollout phases are part of the run, so their rate is the higher."""
+    import yaml
+
+    from parlour.benchmarks import training_throughput as tt
+    from parlour.train.config import load_config
+
+    raw = load_config("audition_2p").to_dict()
+    raw.update(name="tiny", n_envs=8, total_timesteps=1000)
+    raw["ppo"].update(n_steps=16, batch_size=64, net_arch=[16])
+    path = tmp_path / "tiny.yaml"
+    path.write_text(yaml.safe_dump(raw))
+    whole, rollout = tt.shipped_config_rates(100, 0, str(path))
+    assert 0 < whole < rollout
