@@ -54,3 +54,63 @@ def test_take_place_and_choose_features_match_the_engine(players, kw):
         legal = game.legal_actions()
         env.step(legal[rng.integers(len(legal))])
     assert placing > 20
+
+
+def _padded_reference(obs: torch.Tensor) -> torch.Tensor:
+    """The take / place gains over every padded seat and slot (the extractor's computation
+    before it kept to the rows a batch uses), written out from the observation layout."""
+    from parlour.envs.audition import observation as O
+    from parlour.train.games.audition import POINTS_SCALE, _points
+
+    b = obs.shape[0]
+    view = O.ObservationView(obs)
+    slot_counts = view.counts("slots", "musicians")
+    coll = view.counts("players", "collection")
+    drawn = view["drawn_card"].round()
+    base = _points(coll).sum(-1)
+    present = (
+        view.field("players", "present")[:, :, None] * view.field("slots", "present")[:, None, :]
+    )
+    take = (
+        _points(coll[:, :, None, :] + slot_counts[:, None, :, :]).sum(-1) - base[:, :, None]
+    ) * present
+    placed = slot_counts + drawn[:, None, :]
+    place = _points(coll[:, :, None, :] + placed[:, None, :, :]).sum(-1) - base[:, :, None]
+    place = place * present * drawn.sum(-1)[:, None, None]
+    me, left = coll[:, 0, :], coll[:, 1, :]
+    lose = (_points(me - 1) - _points(me)) * (me > 0).float()
+    give = _points(left + 1) - _points(left)
+    feats = torch.cat([take.reshape(b, -1), place.reshape(b, -1), lose, give], dim=1)
+    return torch.cat([obs, feats / POINTS_SCALE], dim=1)
+
+
+def _observations(players: int, kw: dict, steps: int) -> np.ndarray:
+    env = audition_v1.raw_env(num_players=players, **kw)
+    env.reset(seed=players)
+    rng = np.random.default_rng(players)
+    out = []
+    for step in range(steps):
+        if env.game.is_terminal:
+            env.reset(seed=step)
+            continue
+        out.append(env.observe(env.agent_selection)["observation"])
+        legal = env.game.legal_actions()
+        env.step(legal[rng.integers(len(legal))])
+    return np.array(out)
+
+
+def test_batches_of_any_table_sizes_equal_the_padded_computation():
+    """The extractor computes the gains only over the seats and slots some observation of the
+    batch has; batches of one table size and mixed ones equal the full padded computation."""
+    tables = {
+        n: _observations(n, kw, 300)
+        for n, kw in ((2, {}), (3, {"action_cards": 3}), (5, {}), (6, {"uncertain_counts": True}))
+    }
+    extractor = AuditionFeatures(
+        audition_v1.raw_env(num_players=2).observation_space("player_0")["observation"]
+    )
+    mixed = np.concatenate([tables[2][:100], tables[6][:7], tables[3][:50]])
+    for batch in [*tables.values(), mixed, mixed[::-1].copy(), tables[2][:1], tables[5][:3]]:
+        x = torch.as_tensor(batch)
+        with torch.no_grad():
+            assert torch.equal(extractor(x), _padded_reference(x))

@@ -26,7 +26,8 @@ observes — and appends it to the raw vector:
 | place gains | 6 × 6 | the same with the observer's drawn card added to the slot (zeros when not placing) |
 | choose deltas | 2 × 13 | per number: the observer's points change when losing one; the left neighbour's when receiving one |
 
-Empty seats and slots of smaller tables are zero. The extractor reads the observation through
+Empty seats and slots of smaller tables are zero (the gains are computed only over the seats and
+slots some observation of the batch has: at 2 players a sixth of the padded table). The extractor reads the observation through
 its named views (:class:`parlour.envs.audition.observation.ObservationView`: pieces and the fields
 of a slot / player row, no offsets); a test checks these gains against the engine.
 """
@@ -50,6 +51,15 @@ def _points(counts: Any) -> Any:
         R.SOLOIST_POINTS * (counts == 1).float()
         + R.QUARTET_POINTS * (counts == R.QUARTET_SIZE).float()
     )
+
+
+def _rows_used(present: Any) -> int:
+    """1 + the last row (seat or slot) present in any observation of a ``(batch, rows)`` 0/1
+    tensor; 0 for none."""
+    if present.shape[0] == 0:
+        return 0
+    rows = present.amax(0).nonzero()
+    return int(rows[-1, 0]) + 1 if rows.numel() else 0
 
 
 def _audition_features() -> type:
@@ -76,20 +86,24 @@ def _audition_features() -> type:
         def forward(self, obs: torch.Tensor) -> torch.Tensor:
             b = obs.shape[0]
             view = O.ObservationView(obs)
-            slot_counts = view.counts("slots", "musicians")  # (b, slots, numbers)
+            seat_present = view.field("players", "present")  # (b, seats)
+            slot_present = view.field("slots", "present")  # (b, slots)
+            # take / place gains only over the rows some observation of the batch has (a 2p
+            # batch: 2 of 6 seats, 3 of 6 slots); the rest stay 0, as ``present`` made them
+            ns, nl = _rows_used(seat_present), _rows_used(slot_present)
+            slot_counts = view.counts("slots", "musicians")[:, :nl]  # (b, nl, numbers)
             coll = view.counts("players", "collection")  # (b, seats, numbers)
             drawn = view["drawn_card"].round()  # (b, numbers) one-hot or zeros
-
-            base = _points(coll).sum(-1)  # (b, seats)
-            present = (
-                view.field("players", "present")[:, :, None]
-                * view.field("slots", "present")[:, None, :]
-            )  # (b, seats, slots)
-            take = _points(coll[:, :, None, :] + slot_counts[:, None, :, :]).sum(-1)
-            take = (take - base[:, :, None]) * present
+            held = coll[:, :ns]
+            base = _points(held).sum(-1)[:, :, None]  # (b, ns, 1)
+            present = seat_present[:, :ns, None] * slot_present[:, None, :nl]  # (b, ns, nl)
+            take = obs.new_zeros(b, seats, slots)
+            place = obs.new_zeros(b, seats, slots)
+            gain = _points(held[:, :, None, :] + slot_counts[:, None, :, :]).sum(-1)
+            take[:, :ns, :nl] = (gain - base) * present
             placed = slot_counts + drawn[:, None, :]
-            place = _points(coll[:, :, None, :] + placed[:, None, :, :]).sum(-1)
-            place = (place - base[:, :, None]) * present * drawn.sum(-1)[:, None, None]
+            gain = _points(held[:, :, None, :] + placed[:, None, :, :]).sum(-1)
+            place[:, :ns, :nl] = (gain - base) * present * drawn.sum(-1)[:, None, None]
             me, left = coll[:, 0, :], coll[:, 1, :]
             lose = (_points(me - 1) - _points(me)) * (me > 0).float()
             give = _points(left + 1) - _points(left)
