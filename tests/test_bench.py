@@ -81,6 +81,7 @@ def test_parlour_bench_writes_json(tmp_path, capsys):
     assert main(args) == 0
     data = json.loads(path.read_text())
     _check(data["figures"])
+    assert data["complete"] is True and data["sections"] == ["engine"]
     assert "ratio" in capsys.readouterr().out
     assert main(["bench", "--sections", "nope"]) == 2
 
@@ -147,28 +148,6 @@ def test_each_section_is_printed_and_saved_as_it_finishes(tmp_path, capsys, monk
     _check(data["figures"])
     assert "interrupted" in capsys.readouterr().err
     assert not (tmp_path / "bench.json.tmp").exists()
-
-
-def test_a_complete_bench_is_marked_complete(tmp_path):
-    path = tmp_path / "bench.json"
-    assert (
-        main(
-            [
-                "bench",
-                "--sections",
-                "engine",
-                "--steps",
-                "300",
-                "--repeats",
-                "1",
-                "--json",
-                str(path),
-            ]
-        )
-        == 0
-    )
-    data = json.loads(path.read_text())
-    assert data["complete"] is True and data["sections"] == ["engine"]
 
 
 def test_the_training_bench_times_the_rollout_phase_apart(tmp_path):
