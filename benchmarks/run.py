@@ -16,7 +16,9 @@ extra (``pip install -e .[bench]``); a missing peer is reported and its ratios l
 Each section's table is printed as soon as the section finishes (a whole run takes tens of
 minutes), and ``--json PATH`` is rewritten after each one: ``{"figures": [...], "sections":
 [the sections finished], "complete": false}``, then ``true`` at the end. Ctrl-C stops with exit
-code 130 and leaves the file with the sections finished so far.
+code 130 and leaves the file with the sections finished so far. A ``--json`` path that cannot
+be written (a folder, a missing or read-only folder) is refused (exit code 2) before anything is
+measured.
 
 ``parlour bench [--quick] [--json PATH] [--steps N] [--repeats R] [--sections aec,engine,batched,guests,train,memory]``
 """
@@ -26,6 +28,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import statistics
 import sys
 import time
@@ -252,6 +255,17 @@ def _measure(section: str, steps: int, repeats: int, quick: bool) -> list[dict]:
     return memory_figures()
 
 
+def _json_path_problem(path: Path) -> str | None:
+    """Why ``--json`` cannot be written (a folder, a missing or read-only folder), else None."""
+    if path.is_dir():
+        return "is a folder"
+    if not path.parent.is_dir():
+        return f"is in a folder that does not exist ({path.parent})"
+    if not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        return "cannot be written"
+    return None
+
+
 def _write_json(path: str, figures: list[dict], done: list[str], complete: bool) -> None:
     """``{"figures", "sections", "complete"}``, replaced whole (a temporary file renamed over
     it), so an interrupted bench leaves the sections finished so far in a valid file."""
@@ -268,9 +282,11 @@ def run(args: argparse.Namespace) -> int:
     if unknown:
         print(f"unknown sections {sorted(unknown)}; allowed: {', '.join(SECTIONS)}")
         return 2
-    if args.json and Path(args.json).is_dir():  # checked before the long work, not after it
-        print(f"parlour bench: --json: {args.json} is a folder", file=sys.stderr)
-        return 2
+    if args.json:  # checked before the long work, not after it
+        problem = _json_path_problem(Path(args.json))
+        if problem:
+            print(f"parlour bench: --json: {args.json} {problem}", file=sys.stderr)
+            return 2
     steps, repeats = (3000, 3) if args.quick else (20000, 5)
     steps = args.steps or steps
     repeats = args.repeats or repeats
@@ -288,7 +304,9 @@ def run(args: argparse.Namespace) -> int:
             if args.json:
                 _write_json(args.json, figures, done, complete=False)
     except KeyboardInterrupt:
-        kept = f"; {args.json} holds the sections finished ({', '.join(done)})" if done else ""
+        kept = f" after {', '.join(done)} (printed above)" if done else ""
+        if done and args.json:
+            kept += f"; {args.json} holds them"
         print(f"\nparlour bench: interrupted{kept}", file=sys.stderr)
         return 130
     if len(done) > 1:

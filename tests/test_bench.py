@@ -165,3 +165,46 @@ def test_the_training_bench_times_the_rollout_phase_apart(tmp_path):
     path.write_text(yaml.safe_dump(raw))
     whole, rollout = tt.shipped_config_rates(100, 0, str(path))
     assert 0 < whole < rollout
+
+
+def test_the_rllib_comparison_trains_sb3_on_the_rllib_configs_settings():
+    """``rllib_compare`` holds SB3 to the RLlib config (not to ``audition_2p``, which became the
+    batched ``make run`` recipe): same steps, opponents, PPO settings, evaluation; the RLlib batch
+    over one SubprocVecEnv game per env runner."""
+    from parlour.benchmarks.rllib_compare import sb3_twin
+    from parlour.train.config import load_config
+
+    rllib = load_config("audition_2p_rllib")
+    twin = sb3_twin(rllib)
+    assert (twin.backend, twin.vec_env, twin.n_envs) == ("sb3", "subproc", 2)
+    assert twin.ppo.n_steps * twin.n_envs == rllib.rllib.train_batch_size
+    assert (twin.ppo.batch_size, twin.ppo.n_epochs) == (256, 5)
+    assert twin.total_timesteps == rllib.total_timesteps == 60000
+    same = ("learning_rate", "gamma", "gae_lambda", "clip_range", "ent_coef", "net_arch")
+    assert all(getattr(twin.ppo, k) == getattr(rllib.ppo, k) for k in same)
+    assert twin.opponents == rllib.opponents and twin.eval == rllib.eval
+
+
+def test_a_json_path_that_cannot_be_written_is_refused_before_measuring(
+    tmp_path, capsys, monkeypatch
+):
+    def measured(*args, **kwargs):
+        raise AssertionError("a section ran")
+
+    monkeypatch.setattr(bench, "_measure", measured)
+    missing = tmp_path / "no" / "bench.json"
+    assert main(["bench", "--sections", "engine", "--json", str(missing)]) == 2
+    assert "does not exist" in capsys.readouterr().err and not missing.parent.exists()
+    assert main(["bench", "--sections", "engine", "--json", str(tmp_path)]) == 2
+    assert "is a folder" in capsys.readouterr().err
+
+
+def test_an_interrupted_bench_without_json_names_the_sections_printed(capsys, monkeypatch):
+    def interrupted() -> list[dict]:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(bench, "memory_figures", interrupted)
+    args = ["bench", "--sections", "engine,memory", "--steps", "300", "--repeats", "1"]
+    assert main(args) == 130
+    err = capsys.readouterr().err
+    assert "interrupted after engine (printed above)" in err and "None" not in err

@@ -101,7 +101,8 @@ def _observations(players: int, kw: dict, steps: int) -> np.ndarray:
 
 def test_batches_of_any_table_sizes_equal_the_padded_computation():
     """The extractor computes the gains only over the seats and slots some observation of the
-    batch has; batches of one table size and mixed ones equal the full padded computation."""
+    batch has; batches of one table size and mixed ones equal the full padded computation in
+    value (a padded entry is +0.0 where the padded computation could give -0.0)."""
     tables = {
         n: _observations(n, kw, 300)
         for n, kw in ((2, {}), (3, {"action_cards": 3}), (5, {}), (6, {"uncertain_counts": True}))

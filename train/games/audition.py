@@ -27,7 +27,7 @@ observes — and appends it to the raw vector:
 | choose deltas | 2 × 13 | per number: the observer's points change when losing one; the left neighbour's when receiving one |
 
 Empty seats and slots of smaller tables are zero (the gains are computed only over the seats and
-slots some observation of the batch has: at 2 players a sixth of the padded table). The extractor reads the observation through
+slots some observation of the batch has: at 2 players 2 × 2 of the padded 6 × 6). The extractor reads the observation through
 its named views (:class:`parlour.envs.audition.observation.ObservationView`: pieces and the fields
 of a slot / player row, no offsets); a test checks these gains against the engine.
 """
@@ -89,7 +89,7 @@ def _audition_features() -> type:
             seat_present = view.field("players", "present")  # (b, seats)
             slot_present = view.field("slots", "present")  # (b, slots)
             # take / place gains only over the rows some observation of the batch has (a 2p
-            # batch: 2 of 6 seats, 3 of 6 slots); the rest stay 0, as ``present`` made them
+            # batch: 2 of 6 seats, 2 of 6 slots); the rest stay 0 (+0.0: ``present`` made them ±0.0)
             ns, nl = _rows_used(seat_present), _rows_used(slot_present)
             slot_counts = view.counts("slots", "musicians")[:, :nl]  # (b, nl, numbers)
             coll = view.counts("players", "collection")  # (b, seats, numbers)
@@ -107,7 +107,9 @@ def _audition_features() -> type:
             me, left = coll[:, 0, :], coll[:, 1, :]
             lose = (_points(me - 1) - _points(me)) * (me > 0).float()
             give = _points(left + 1) - _points(left)
-            feats = torch.cat([take.reshape(b, -1), place.reshape(b, -1), lose, give], dim=1)
+            feats = torch.cat(
+                [take.reshape(b, seats * slots), place.reshape(b, seats * slots), lose, give], 1
+            )
             return torch.cat([obs, feats / POINTS_SCALE], dim=1)
 
     return AuditionFeatures
