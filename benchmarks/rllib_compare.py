@@ -10,8 +10,8 @@ python -m parlour.benchmarks.rllib_compare --scaling-only
    ``train_steps_per_s`` (the time of ``algo.train()`` calls only).
 2. **Comparison**: ``configs/audition_2p_rllib.yaml`` (RLlib) and its SB3 twin
    (:func:`sb3_twin`: the same env steps, opponents, PPO settings and evaluation on 2
-   ``SubprocVecEnv`` games) trained one after the other in this process; their final win rates against ``random`` and ``audition.greedy`` with 95% intervals
-   and their steps/s.
+   ``SubprocVecEnv`` games) trained one after the other in this process; their final win rates
+   against ``random`` and ``audition.greedy`` with 95% intervals and their steps/s.
 
 Writes ``<out>/rllib_compare.json`` (and each run's folder under ``<out>/runs``).
 """

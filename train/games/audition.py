@@ -27,9 +27,10 @@ observes — and appends it to the raw vector:
 | choose deltas | 2 × 13 | per number: the observer's points change when losing one; the left neighbour's when receiving one |
 
 Empty seats and slots of smaller tables are zero (the gains are computed only over the seats and
-slots some observation of the batch has: at 2 players 2 × 2 of the padded 6 × 6). The extractor reads the observation through
-its named views (:class:`parlour.envs.audition.observation.ObservationView`: pieces and the fields
-of a slot / player row, no offsets); a test checks these gains against the engine.
+slots some observation of the batch has: at 2 players 2 × 2 of the padded 6 × 6). The extractor
+reads the observation through its named views
+(:class:`parlour.envs.audition.observation.ObservationView`: pieces and the fields of a slot /
+player row, no offsets); a test checks these gains against the engine.
 """
 
 from __future__ import annotations
@@ -89,7 +90,8 @@ def _audition_features() -> type:
             seat_present = view.field("players", "present")  # (b, seats)
             slot_present = view.field("slots", "present")  # (b, slots)
             # take / place gains only over the rows some observation of the batch has (a 2p
-            # batch: 2 of 6 seats, 2 of 6 slots); the rest stay 0 (+0.0: ``present`` made them ±0.0)
+            # batch: 2 of 6 seats, 2 of 6 slots); the rest stay +0.0 (the padded computation's
+            # gain times an absent row's 0 gave ±0.0 there)
             ns, nl = _rows_used(seat_present), _rows_used(slot_present)
             slot_counts = view.counts("slots", "musicians")[:, :nl]  # (b, nl, numbers)
             coll = view.counts("players", "collection")  # (b, seats, numbers)
