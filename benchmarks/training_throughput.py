@@ -153,13 +153,6 @@ def shipped_config_rates(
     return rate, timer.rollout_steps / timer.rollout_time
 
 
-def shipped_config_steps_per_second(
-    steps: int, seed: int, config: str, warmup: bool = False
-) -> float:
-    """:func:`shipped_config_rates`' whole-training rate."""
-    return shipped_config_rates(steps, seed, config, warmup)[0]
-
-
 #: Awkward Guests 2p easy: the per-game recipe and the same recipe on the multi-game env
 GUESTS_CONFIGS = ("guests_2p_easy", "guests_2p_easy_batched")
 
@@ -233,7 +226,7 @@ def figures(
 
     c4 = median(peer)
     ours = median(lambda s: tutorial_steps_per_second(audition_env, steps, s))
-    shipped = median(lambda s: shipped_config_steps_per_second(steps, s, config))
+    shipped = median(lambda s: shipped_config_rates(steps, s, config)[0])
     peer = "connect_four_v3 (PettingZoo MaskablePPO tutorial)"
     return guests_figures(steps, repeats) + [
         {
