@@ -65,6 +65,25 @@ def test_aec_rates_leave_out_only_the_resets():
     assert 0 < rate <= no_resets
 
 
+def test_aec_rates_with_case_workers_serve_the_resets_and_close_the_env():
+    from parlour.envs import awkward_guests_v1
+
+    names = aec_throughput.ours()
+    worker_names = [n for n in names if "case_workers=" in n]
+    assert len(worker_names) == 2 * len(aec_throughput.GUESTS_WORKER_PLAYERS)
+    made = []
+
+    def make():
+        made.append(awkward_guests_v1.env(num_players=1, level="easy", case_workers=1))
+        return made[-1]
+
+    rate, no_resets = aec_throughput.aec_rates(make, steps=300, seed=0)
+    assert 0 < rate <= no_resets
+    prefetcher = made[0].unwrapped.cases.prefetcher
+    assert prefetcher.hits >= 5  # the resets of the timed block came from the worker
+    assert prefetcher._procs == []  # aec_rates closed the env: its worker stopped
+
+
 def test_parlour_bench_writes_json(tmp_path, capsys):
     path = tmp_path / "bench.json"
     args = [

@@ -29,8 +29,8 @@ from typing import Any
 
 import numpy as np
 
-#: case seeds are drawn from ``0 .. CASE_SEED_BOUND - 1`` (as the env draws them)
-CASE_SEED_BOUND = 2**31 - 1
+from parlour.envs.awkward_guests.case_prefetch import CASE_SEED_BOUND  # (as the env draws them)
+
 #: cases kept ready by default
 DEFAULT_PREFETCH = 64
 #: how often (s) a producer waiting on a full queue checks whether the pool was closed

@@ -29,7 +29,8 @@ Arguments
 ---------
 
 ``awkward_guests_v1.env(num_players=2, level="easy", cases="generated",
-observation_mode="notebook", deck_size=70, max_rounds=30, render_mode=None, seer=False)``
+observation_mode="notebook", deck_size=70, max_rounds=30, render_mode=None, seer=False,
+case_workers=0)``
 
 * ``num_players`` — 1..8. With 1–2 players the inquiry names 4 references and received cards
   are read, noted and discarded; 1 player is the solo mode (the deck bids).
@@ -58,6 +59,15 @@ observation_mode="notebook", deck_size=70, max_rounds=30, render_mode=None, seer
 * ``seer`` — debugging only: appends the hidden solution to every observation (a leak by
   design), and the ``rgb_array`` picture shows the hidden information (hands face up, bid cards,
   the next deck cards, the solution, accusations in progress, the murderer's route).
+* ``case_workers`` — 0..32 background processes that generate the next cases ahead
+  (``cases="generated"`` only; not in a daemonic process such as a ``SubprocVecEnv`` worker).
+  The games are exactly those of ``case_workers=0`` (a case is used only for the seed the env
+  drew itself); only the time changes: with short games (1–3 players) most of a random-play
+  step is the reset's case generation, which then runs on other cores. The workers start at the
+  first reset and stop at ``close()``; a reset the workers could not predict (a new ``seed``,
+  ``options``) generates its case in the env's process as before
+  (:mod:`parlour.envs.awkward_guests.case_prefetch`; ``env.unwrapped.cases.prefetcher`` counts
+  ``hits`` and ``misses``).
 
 ``reset(seed=None, options={"case": Case | path, "deck": [card ids, top first], "start":
 seat})`` fixes the case, the deck order (dealing takes 6 cards per seat from the top, seat 0
@@ -163,13 +173,14 @@ Version history
 | version | change |
 |---|---|
 | v0 | first release; later without a version change: the final infos add ``rounds``, ``accusations``, ``wrong_accusations``, ``solved``; ``render_mode="rgb_array"`` |
-| v1 | **infos** are always ``{}`` (libraries that batch infos — Tianshou, TorchRL, SuperSuit — work); the outcome and statistics are ``env.unwrapped.results()``. **Knock-outs**: a player who is out stays in ``env.agents`` (all-zero mask, never selected) and terminates with everybody at the end, where its ``−1/(n−1)`` is paid (v0: terminated and paid at once, removed after its ``step(None)``); every total reward is unchanged. **Observation**: the ``last_turns`` block (8 × 57 = 456 floats: the public record of every player's most recent turn — asked references, bids, accepted trades, cards paid), size 2313 (``deduced`` 2384; ``seer`` adds 70), was 1857 (1928); ``player_view`` gains ``last_turns``. **Spaces**: one object per agent, ``KeyError`` for an unknown agent; ``str(env())`` is ``awkward_guests_v1``. Actions, rules and rewards unchanged. Later without a version change (an added option; every existing observation is unchanged): ``observation_mode="deduced_choices"``. |
+| v1 | **infos** are always ``{}`` (libraries that batch infos — Tianshou, TorchRL, SuperSuit — work); the outcome and statistics are ``env.unwrapped.results()``. **Knock-outs**: a player who is out stays in ``env.agents`` (all-zero mask, never selected) and terminates with everybody at the end, where its ``−1/(n−1)`` is paid (v0: terminated and paid at once, removed after its ``step(None)``); every total reward is unchanged. **Observation**: the ``last_turns`` block (8 × 57 = 456 floats: the public record of every player's most recent turn — asked references, bids, accepted trades, cards paid), size 2313 (``deduced`` 2384; ``seer`` adds 70), was 1857 (1928); ``player_view`` gains ``last_turns``. **Spaces**: one object per agent, ``KeyError`` for an unknown agent; ``str(env())`` is ``awkward_guests_v1``. Actions, rules and rewards unchanged. Later without a version change (added options; every existing observation and game is unchanged): ``observation_mode="deduced_choices"``; ``case_workers``. |
 """
 
 from __future__ import annotations
 
 import copy
 import functools
+import multiprocessing
 from pathlib import Path
 from typing import Any
 
@@ -187,14 +198,13 @@ from .case.classic import CLASSIC_CASES, classic_case_paths
 from .case.deduction import Deduction
 from .case.generator import MAX_DECK_SIZE, MIN_DECK_SIZE, generate_case
 from .case.verify import verified_case
+from .case_prefetch import MAX_CASE_WORKERS, CasePrefetcher, draw_case_seed
 from .observation import OBSERVATION_MODES, ObservationEncoder
 from .render import render_table
 from .view import GuestsView, make_view
 
 RENDER_MODES = ("ansi", "human", "rgb_array")
 CASE_SOURCES = ("generated", "classic")
-#: Generated cases get a seed drawn from ``0 .. CASE_SEED_BOUND - 1`` (the env's generator).
-CASE_SEED_BOUND = 2**31 - 1
 
 
 @functools.lru_cache(maxsize=len(LEVELS))
@@ -215,10 +225,12 @@ def classic_cases(level: str) -> list[Case]:
 class CaseSource:
     """Validated case settings shared by the AEC env and the solo Gymnasium env."""
 
-    def __init__(self, level: Any, cases: Any, deck_size: Any) -> None:
+    def __init__(self, level: Any, cases: Any, deck_size: Any, case_workers: Any = 0) -> None:
         if level not in LEVELS:
             raise ValueError(f"level must be one of {list(LEVELS)}, got {level!r}")
         self.deck_size = require_int("deck_size", deck_size, MIN_DECK_SIZE, MAX_DECK_SIZE)
+        self.case_workers = require_int("case_workers", case_workers, 0, MAX_CASE_WORKERS)
+        self._prefetcher: CasePrefetcher | None = None
         self.level = level
         self.fixed: list[Case] | None = None
         if isinstance(cases, str):
@@ -244,6 +256,18 @@ class CaseSource:
                 f"got {cases!r}"
             )
 
+        if self.case_workers:
+            if self.fixed is not None:
+                raise ValueError(
+                    "case_workers needs cases='generated' (the other case sources generate "
+                    f"nothing), got cases={cases!r}"
+                )
+            if multiprocessing.current_process().daemon:
+                raise ValueError(
+                    "case_workers must be 0 in a daemonic process (e.g. a SubprocVecEnv "
+                    "worker): it cannot start the case workers"
+                )
+
     @staticmethod
     def _load(c: Any, i: int) -> Case:
         if isinstance(c, Case):  # built in Python: the caller's (see verify.py)
@@ -262,8 +286,39 @@ class CaseSource:
             if len(self.fixed) == 1:
                 return self.fixed[0]
             return self.fixed[int(rng.integers(len(self.fixed)))]
-        seed = int(rng.integers(CASE_SEED_BOUND))
-        return generate_case(self.level, seed, self.deck_size)
+        seed = draw_case_seed(rng)
+        case = self._prefetcher.take(seed) if self._prefetcher is not None else None
+        return case if case is not None else generate_case(self.level, seed, self.deck_size)
+
+    def new_game(
+        self, config: G.GuestsConfig, rng: np.random.Generator, options: dict[str, Any]
+    ) -> G.GuestsState:
+        """A reset's game: ``options["case"]`` or the next case of this source, dealt with
+        ``rng`` (``options["deck"]`` / ``["start"]`` fix the deal)."""
+        if self.case_workers and self._prefetcher is None:
+            self._prefetcher = CasePrefetcher(
+                self.level, self.deck_size, config.num_players, self.case_workers
+            )
+        if options.get("case") is not None:
+            case = G.resolve_case(options["case"])
+        else:
+            case = self.pick(rng)
+        game = G.new_game(config, case, rng, deck=options.get("deck"), start=options.get("start"))
+        if self._prefetcher is not None:
+            self._prefetcher.dealt(rng)
+        return game
+
+    def close(self) -> None:
+        """Stop the case workers, if any (a later reset starts new ones)."""
+        if self._prefetcher is not None:
+            self._prefetcher.close()
+
+    @property
+    def prefetcher(self) -> CasePrefetcher | None:
+        """The case workers' end (``case_workers``; ``None`` before the first reset or without
+        workers): ``hits`` / ``misses`` count the resets served by the workers / generated in
+        this process; ``wait_ready()`` blocks until the next reset's case is ready."""
+        return self._prefetcher
 
 
 def validate_common(observation_mode: Any, max_rounds: Any, render_mode: Any, seer: Any) -> None:
@@ -300,11 +355,12 @@ class raw_env(TableGameAEC, AECEnv):
         max_rounds: int = G.DEFAULT_MAX_ROUNDS,
         render_mode: str | None = None,
         seer: bool = False,
+        case_workers: int = 0,
     ) -> None:
         super().__init__()
         validate_common(observation_mode, max_rounds, render_mode, seer)
         self.config = G.GuestsConfig(num_players, max_rounds)
-        self.cases = CaseSource(level, cases, deck_size)
+        self.cases = CaseSource(level, cases, deck_size, case_workers)
         self.level = level
         self.observation_mode = observation_mode
         self.render_mode = render_mode
@@ -327,17 +383,7 @@ class raw_env(TableGameAEC, AECEnv):
         else:
             rng = copy.deepcopy(self._np_random)
         options = options or {}  # other keys are ignored, as PettingZoo's api_test expects
-        if options.get("case") is not None:
-            case = G.resolve_case(options["case"])
-        else:
-            case = self.cases.pick(rng)
-        self.game = G.new_game(
-            self.config,
-            case,
-            rng,
-            deck=options.get("deck"),
-            start=options.get("start"),
-        )
+        self.game = self.cases.new_game(self.config, rng, options)
         self._np_random = rng
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
@@ -347,6 +393,9 @@ class raw_env(TableGameAEC, AECEnv):
         self.infos = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.game.current_player]
         self._skip_agent_selection = None
+
+    def close(self) -> None:
+        self.cases.close()  # the case workers, if any
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.agent_name_mapping[agent]

@@ -32,7 +32,8 @@ while not done:
 
 Arguments: ``level="easy"``, ``cases="generated" | "classic" | [paths]``,
 ``observation_mode="notebook" | "deduced" | "deduced_choices"``, ``deck_size=70``, ``max_rounds=30``,
-``render_mode=None | "ansi" | "human" | "rgb_array"``, ``seer=False`` (as for the AEC env).
+``render_mode=None | "ansi" | "human" | "rgb_array"``, ``seer=False``, ``case_workers=0`` (as for the
+AEC env).
 
 Rulings: an **illegal action** does not raise; it ends the episode with reward ``−1``
 (``terminated=True``, ``info["illegal_action"] = True``), so Gymnasium's ``check_env`` (which
@@ -88,11 +89,12 @@ class AwkwardGuestsSoloEnv(gymnasium.Env):
         max_rounds: int = G.DEFAULT_MAX_ROUNDS,
         render_mode: str | None = None,
         seer: bool = False,
+        case_workers: int = 0,
     ) -> None:
         super().__init__()
         validate_common(observation_mode, max_rounds, render_mode, seer)
         self.config = G.GuestsConfig(1, max_rounds)
-        self.cases = CaseSource(level, cases, deck_size)
+        self.cases = CaseSource(level, cases, deck_size, case_workers)
         self.level = level
         self.observation_mode = observation_mode
         self.render_mode = render_mode
@@ -113,14 +115,7 @@ class AwkwardGuestsSoloEnv(gymnasium.Env):
         rng = self.np_random if seed is not None else copy.deepcopy(self.np_random)
         options = options or {}
         try:
-            case = (
-                G.resolve_case(options["case"])
-                if options.get("case") is not None
-                else self.cases.pick(rng)
-            )
-            game = G.new_game(
-                self.config, case, rng, deck=options.get("deck"), start=options.get("start")
-            )
+            game = self.cases.new_game(self.config, rng, options)
         except BaseException:
             self._np_random, self._np_random_seed = saved
             raise
@@ -204,7 +199,7 @@ class AwkwardGuestsSoloEnv(gymnasium.Env):
         return draw_table(self.game, [SEAT_NAME], seer=self.seer)
 
     def close(self) -> None:
-        pass
+        self.cases.close()  # the case workers, if any
 
 
 def action_int(action: Any) -> int | None:

@@ -330,6 +330,7 @@ SPEC = register_game(
         configurations=(
             (1, {}),
             (2, {}),
+            (2, {"level": "expert", "case_workers": 1}),
             (3, {"level": "medium"}),
             (4, {"observation_mode": "deduced"}),
             (5, {"level": "medium", "observation_mode": "deduced_choices"}),

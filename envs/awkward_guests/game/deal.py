@@ -14,7 +14,7 @@ from .rules import HAND_SIZE, GuestsConfig
 from .state import GuestsState
 from .tables import case_tables
 
-__all__ = ["new_game", "resolve_case"]
+__all__ = ["draw_deck_order", "draw_start", "new_game", "resolve_case"]
 
 
 def resolve_case(case: Case | str | Path) -> Case:
@@ -26,6 +26,16 @@ def resolve_case(case: Case | str | Path) -> Case:
     if isinstance(case, str | Path):
         return verified_case(case)
     raise ValueError(f"options['case'] must be a Case or a path to a case file, got {case!r}")
+
+
+def draw_deck_order(rng: np.random.Generator, num_cards: int) -> list[int]:
+    """The deal's shuffle: card indices, top first (the first draw of a deal from ``rng``)."""
+    return [int(i) for i in rng.permutation(num_cards)]
+
+
+def draw_start(rng: np.random.Generator, num_players: int) -> int:
+    """The deal's start seat (the draw after the shuffle)."""
+    return int(rng.integers(num_players))
 
 
 def new_game(
@@ -45,7 +55,7 @@ def new_game(
     n = config.num_players
     num = tables.num_cards
     if deck is None:
-        order = [int(i) for i in rng.permutation(num)]  # indices, top first
+        order = draw_deck_order(rng, num)
     else:
         if isinstance(deck, str | bytes) or not hasattr(deck, "__iter__"):
             raise ValueError(
@@ -61,7 +71,7 @@ def new_game(
             )
         order = [tables.index[c] for c in ids]
     if start is None:
-        start = int(rng.integers(n))
+        start = draw_start(rng, n)
     else:
         start = require_int("options['start']", start, 0, n - 1, allowed=f"a seat in 0..{n - 1}")
     order.reverse()  # top card at the end
