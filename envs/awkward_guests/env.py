@@ -64,10 +64,12 @@ case_workers=0)``
   The games are exactly those of ``case_workers=0`` (a case is used only for the seed the env
   drew itself); only the time changes: with short games (1–3 players) most of a random-play
   step is the reset's case generation, which then runs on other cores. The workers start at the
-  first reset and stop at ``close()``; a reset the workers could not predict (a new ``seed``,
-  ``options``) generates its case in the env's process as before
-  (:mod:`parlour.envs.awkward_guests.case_prefetch`; ``env.unwrapped.cases.prefetcher`` counts
-  ``hits`` and ``misses``).
+  first reset (forkserver processes: a script needs ``if __name__ == "__main__":``) and stop
+  at ``close()``; a reset the workers could not predict (a new ``seed``, a reshuffle during the
+  game) generates its case in the env's process as before, and so does every reset after a
+  worker failed (a warning says so once). Loops that reset with a new seed every game gain
+  nothing (:mod:`parlour.envs.awkward_guests.case_prefetch`;
+  ``env.unwrapped.cases.prefetcher`` counts ``hits`` and ``misses``).
 
 ``reset(seed=None, options={"case": Case | path, "deck": [card ids, top first], "start":
 seat})`` fixes the case, the deck order (dealing takes 6 cards per seat from the top, seat 0

@@ -14,6 +14,7 @@ import os
 import pickle
 import signal
 import time
+import warnings
 
 import numpy as np
 import pytest
@@ -153,20 +154,51 @@ def test_close_stops_the_workers_and_a_later_reset_starts_new_ones() -> None:
     env.close()
 
 
-def test_a_dead_worker_warns_once_and_the_env_generates_its_cases_itself() -> None:
-    plain = play(awkward_guests_v1.env(num_players=1), 8, seed=4)
-    env = awkward_guests_v1.env(num_players=1, case_workers=1)
+@pytest.mark.parametrize("deck_size", [70, 200])
+def test_a_dead_worker_warns_once_and_the_env_generates_its_cases_itself(deck_size: int) -> None:
+    """Killed with its pipe full (a 200-card case is larger than the pipe's buffer: the kill
+    lands mid-case), the worker's end of the pipe closes; the env warns once, goes on alone."""
+    plain = play(awkward_guests_v1.env(num_players=1, deck_size=deck_size), 8, seed=4)
+    env = awkward_guests_v1.env(num_players=1, deck_size=deck_size, case_workers=1)
     env.reset(seed=4)
     prefetcher = env.unwrapped.cases.prefetcher
     assert prefetcher.wait_ready()
+    env.reset(seed=4)  # (the same game again: a miss; the chain starts again)
+    env.reset()  # a hit: the worker may now run ahead and fill its pipe
+    assert prefetcher.hits == 1
+    time.sleep(1.0)
     os.kill(prefetcher._procs[0].pid, signal.SIGKILL)
     prefetcher._procs[0].join(WAIT_S)
-    prefetcher._ready = None  # (the case already received would be served: drop it)
-    with pytest.warns(RuntimeWarning, match="case worker 0 stopped"):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         record = play(env, 8, seed=4)
     assert record == plain
+    stopped = [w for w in caught if "case worker 0 stopped" in str(w.message)]
+    assert len(stopped) == 1 and stopped[0].category is RuntimeWarning
     assert prefetcher._procs == [] and prefetcher._failed
     env.close()
+
+
+def test_cases_of_an_earlier_chain_are_never_served() -> None:
+    """Chains started one after another (new seeds, the worker given time to send each one's
+    first case): the cases of the earlier ones are dropped, never served for a later chain's
+    position."""
+
+    def seeds(workers: int) -> list[int]:
+        env = awkward_guests_v1.raw_env(num_players=2, case_workers=workers)
+        out = []
+        for reset_seed in (3, 7, 8, None, None, None):
+            env.reset(seed=reset_seed)
+            out.append(env.game.tables.case.seed)
+            if workers and reset_seed is not None:
+                time.sleep(0.5)  # the worker sends this chain's first case (left unread)
+        hits = env.cases.prefetcher.hits if workers else None
+        env.close()
+        return out + [hits]
+
+    plain, with_workers = seeds(0), seeds(1)
+    assert with_workers[:-1] == plain[:-1]
+    assert with_workers[-1] == 3
 
 
 def test_copies_and_pickles_get_their_own_workers() -> None:
@@ -176,13 +208,58 @@ def test_copies_and_pickles_get_their_own_workers() -> None:
     for make_copy in (copy.deepcopy, lambda e: pickle.loads(pickle.dumps(e))):
         twin = make_copy(env)
         assert twin.cases.prefetcher._procs == []  # none shared, none started yet
-        for _ in range(3):
-            env.reset()
-            twin.reset()
-            assert twin.game.tables.case.to_json() == env.game.tables.case.to_json()
+        twin_record, record = play_on(twin, 4), play_on(env, 4)
+        assert twin_record == record
         assert twin.cases.prefetcher.hits >= 2 and len(twin.cases.prefetcher._procs) == 1
         twin.close()
     env.close()
+
+
+def play_on(env, games: int) -> list:
+    """``games`` more games of masked random play from where the raw ``env`` is (the same
+    actions for any env in the same state)."""
+    rng = np.random.default_rng(0)
+    record: list = []
+    for _ in range(games):
+        record.append(env.game.tables.case.to_json())
+        for agent in env.agent_iter():
+            obs, reward, term, trunc, _ = env.last()
+            action = None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            record.append((agent, obs["observation"].tobytes(), reward, action))
+            env.step(action)
+        env.reset()
+    return record
+
+
+def _reset_pickled_env(blob: bytes, out) -> None:  # runs in a daemonic child process
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        env = pickle.loads(blob)
+        seeds = []
+        for _ in range(3):
+            env.reset()
+            seeds.append(env.game.tables.case.seed)
+    out.put((seeds, [str(w.message) for w in caught]))
+
+
+def test_an_env_pickled_into_a_daemonic_process_generates_its_cases_itself() -> None:
+    env = awkward_guests_v1.raw_env(num_players=2, case_workers=1)
+    plain = awkward_guests_v1.raw_env(num_players=2)
+    env.reset(seed=6)
+    plain.reset(seed=6)
+    expected = []
+    for _ in range(3):
+        plain.reset()
+        expected.append(plain.game.tables.case.seed)
+    ctx = multiprocessing.get_context("forkserver")
+    out = ctx.Queue()
+    proc = ctx.Process(target=_reset_pickled_env, args=(pickle.dumps(env), out), daemon=True)
+    proc.start()
+    seeds, messages = out.get(timeout=WAIT_S)
+    proc.join(WAIT_S)
+    env.close()
+    assert seeds == expected
+    assert sum("a daemonic process" in m for m in messages) == 1
 
 
 @pytest.mark.parametrize("bad", [-1, MAX_CASE_WORKERS + 1, True, 1.0, "2", None])
@@ -231,9 +308,7 @@ def test_no_case_seed_is_taken_for_another_seed() -> None:
         assert prefetcher.take(seed + 1) is None  # not the predicted seed
         assert prefetcher.misses == 2 and prefetcher.hits == 0
         prefetcher.dealt(rng)  # (the chain starts again from the same state)
-        deadline = time.monotonic() + WAIT_S
         case = prefetcher.take(seed)
-        assert time.monotonic() < deadline
         assert case is not None and case.seed == seed and prefetcher.hits == 1
     finally:
         prefetcher.close()
