@@ -8,7 +8,7 @@ game of random play, so an env that plays many short games spends most of its ti
 | step | what happens |
 |---|---|
 | the chain | after a deal, the env's generator is in a known state; if the game does not draw from it again (only a reshuffle of the discard pile does: rare with 1–4 players), the next ``reset()`` draws its case seed from that state, deals (a shuffle of ``deck_size`` cards, a start seat), and the one after draws from the state that leaves. :class:`CaseChain` computes those case seeds ahead: a few µs each, no case needed. |
-| the workers | worker ``w`` generates the chain's cases ``w, w + k, w + 2k, …`` with ``generate_case(level, seed, deck_size)`` — the env's own call — up to ``ahead × k`` resets ahead of the env (1 while the chain has not been right yet: a loop of ``reset(seed=…)`` costs the workers one case per reset, not ``ahead``). |
+| the workers | worker ``w`` generates the chain's cases ``w, w + k, w + 2k, …`` with ``generate_case(level, seed, deck_size)`` — the env's own call — ``ahead × k`` to ``2 × ahead × k`` resets ahead of the env (1 while the chain has not been right yet: a loop of ``reset(seed=…)`` costs the workers one case per reset, not ``ahead``). |
 | a reset | the env draws its case seed from its generator as always; the worker's case is used only if that seed is the one the chain predicted next and the case is the worker's case of that seed, else (a ``reset(seed=…)`` with a new seed, a reshuffle during the game, a worker that failed) the env generates the case itself. A reset with ``options["case"]`` draws no case seed. After the deal the chain is checked against the generator and started again from it when they differ (also after a fixed ``options["deck"]`` or ``["start"]``). |
 
 So every game is the game ``case_workers=0`` plays (tests hold whole trajectories equal); only
@@ -115,12 +115,10 @@ def _work(
     current: _WorkerChain | None = None
     while True:
         busy = current is not None and current.position < current.limit
-        try:  # every command that has arrived (wait for one when there is nothing to do)
-            pending = [commands.get() if not busy else commands.get_nowait()]
+        pending = [] if busy else [commands.get()]  # (nothing to do: wait for a command)
+        with contextlib.suppress(queue.Empty):  # and every other command that has arrived
             while True:
                 pending.append(commands.get_nowait())
-        except queue.Empty:
-            pass
         for command in pending:
             if command is None:
                 out.close()
@@ -159,6 +157,7 @@ class CasePrefetcher:
         self._epoch = 0
         self._chain: CaseChain | None = None
         self._position = 0  # the chain position of the next reset
+        self._limit = 0  # the workers generate the chain's positions below this
         self._next: tuple[int, dict[str, Any]] | None = None  # its (seed, state after its deal)
         self._expected: dict[str, Any] | None = None  # the state the last served reset leaves
         self._ready: tuple[tuple[int, int], Any] | None = None  # ((epoch, position), case)
@@ -182,7 +181,10 @@ class CasePrefetcher:
         self._position += 1
         self._next = self._chain.next()
         self.hits += 1
-        self._send_all(("limit", self._epoch, self._position + self.ahead * self.workers))
+        window = self.ahead * self.workers
+        if self._limit - self._position < window:  # (raised in steps of ``window``: each
+            self._limit = self._position + 2 * window  # command wakes the queue's thread)
+            self._send_all(("limit", self._epoch, self._limit))
         return case
 
     def dealt(self, rng: np.random.Generator) -> None:
@@ -217,8 +219,8 @@ class CasePrefetcher:
         self._epoch += 1
         # after a reset the chain served, run ahead at once; after one it missed, generate only
         # the next reset's case until the chain is right again
-        limit = self.ahead * self.workers if self._last_hit else 1
-        self._send_all(("chain", self._epoch, state, limit))
+        self._limit = self.ahead * self.workers if self._last_hit else 1
+        self._send_all(("chain", self._epoch, state, self._limit))
         self._chain = CaseChain(state, self.num_players, self.deck_size)
         self._position = 0
         self._next = self._chain.next()

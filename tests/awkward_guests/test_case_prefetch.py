@@ -12,6 +12,7 @@ import copy
 import multiprocessing
 import os
 import pickle
+import queue
 import signal
 import time
 import warnings
@@ -24,6 +25,7 @@ from parlour.envs.awkward_guests.case_prefetch import (
     MAX_CASE_WORKERS,
     CaseChain,
     CasePrefetcher,
+    _work,
     draw_case_seed,
 )
 from parlour.envs.awkward_guests.solo import AwkwardGuestsSoloEnv
@@ -312,3 +314,36 @@ def test_no_case_seed_is_taken_for_another_seed() -> None:
         assert case is not None and case.seed == seed and prefetcher.hits == 1
     finally:
         prefetcher.close()
+
+
+class _Outbox:
+    """A stand-in for a worker's pipe: records what is sent; after ``stop_after`` items it
+    queues the stop command."""
+
+    def __init__(self, commands: queue.Queue, stop_after: int) -> None:
+        self.sent: list = []
+        self.commands, self.stop_after = commands, stop_after
+
+    def send(self, item) -> None:
+        self.sent.append(item)
+        if len(self.sent) == self.stop_after:
+            self.commands.put(None)
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_worker_applies_each_command_once_and_generates_its_positions_in_order() -> None:
+    """Commands that arrive together (a chain and a raised limit) are applied once: the worker
+    goes on through its positions instead of starting the chain again."""
+    rng = np.random.default_rng(2)
+    state = rng.bit_generator.state
+    commands: queue.Queue = queue.Queue()
+    commands.put(("chain", 1, state, 1))
+    commands.put(("limit", 1, 6))
+    out = _Outbox(commands, stop_after=3)
+    _work(1, 2, "easy", 70, 2, commands, out)  # worker 1 of 2: positions 1, 3, 5
+    chain = CaseChain(state, 2, 70)
+    seeds = [chain.next()[0] for _ in range(6)]
+    assert [(e, p, s) for e, p, s, _ in out.sent] == [(1, p, seeds[p]) for p in (1, 3, 5)]
+    assert all(case.seed == seed for _, _, seed, case in out.sent)
