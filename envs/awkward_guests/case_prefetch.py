@@ -47,6 +47,8 @@ POLL_S = 0.2
 #: the env gives up on a worker that has not delivered a case for this long (s): one case takes
 #: ~5-50 ms
 GIVE_UP_S = 60.0
+#: how often (s) an idle worker checks that the env's process is still alive
+PARENT_CHECK_S = 1.0
 #: how long (s) ``close()`` waits for a worker to stop before terminating it
 STOP_S = 2.0
 #: most case workers an env may have
@@ -115,7 +117,7 @@ def _work(
     current: _WorkerChain | None = None
     while True:
         busy = current is not None and current.position < current.limit
-        pending = [] if busy else [commands.get()]  # (nothing to do: wait for a command)
+        pending = [] if busy else [_wait_for_command(commands)]  # (nothing to do: wait)
         with contextlib.suppress(queue.Empty):  # and every other command that has arrived
             while True:
                 pending.append(commands.get_nowait())
@@ -137,6 +139,18 @@ def _work(
             except OSError:  # the env closed its end: it is gone
                 return
             current.advance()
+
+
+def _wait_for_command(commands: Any) -> Any:  # pragma: no cover - runs in the worker process
+    """The next command; ``None`` (stop) if the env's process has died meanwhile (killed: it
+    could not say so)."""
+    parent = multiprocessing.parent_process()
+    while True:
+        try:
+            return commands.get(timeout=PARENT_CHECK_S)
+        except queue.Empty:
+            if parent is not None and not parent.is_alive():
+                return None
 
 
 class CasePrefetcher:
