@@ -1,8 +1,8 @@
 """``case_workers``: the next cases generated in background processes are exactly the cases the
 env would have generated itself (``parlour.envs.awkward_guests.case_prefetch``).
 
-Every test plays the same actions in an env with and without workers and compares whole
-trajectories (every observation, mask, reward and the case of every game), and checks that the
+The env-level tests play the same actions in an env with and without workers and compare whole
+trajectories (every observation, mask, reward and the case of every game), and check that the
 workers really served the resets (``hits``), so a prefetch that silently never hits fails too.
 """
 
@@ -71,8 +71,9 @@ def test_workers_serve_exactly_the_cases_the_env_generates(players: int, level: 
 
 
 def test_resets_the_chain_cannot_predict_are_generated_in_the_env() -> None:
-    """A new seed, a fixed case, deck or start seat: those resets are generated in the env's
-    process (misses), the chain starts again from the deal, and the games stay the same."""
+    """A new seed (its case generated in the env's process: a miss), a fixed case, deck or
+    start seat (their deal leaves the generator elsewhere): the chain starts again from the
+    deal, and the games stay the same."""
     base = awkward_guests_v1.raw_env(num_players=2, level="easy")
     base.reset(seed=99)
     case = base.game.tables.case
