@@ -40,7 +40,8 @@ from .game.deal import draw_deck_order, draw_start
 
 #: Generated cases get a seed drawn from ``0 .. CASE_SEED_BOUND - 1`` (the env's generator).
 CASE_SEED_BOUND = 2**31 - 1
-#: resets each worker may run ahead of the env (once the chain has been right)
+#: cases per worker the workers may run ahead of the env (once the chain has been right: the
+#: window is ``ahead × workers`` resets)
 DEFAULT_AHEAD = 4
 #: how often (s) the env, waiting for a case, checks that the worker is alive
 POLL_S = 0.2
@@ -53,6 +54,12 @@ PARENT_CHECK_S = 1.0
 STOP_S = 2.0
 #: most case workers an env may have
 MAX_CASE_WORKERS = 32
+
+
+def in_daemonic_process() -> bool:
+    """Whether this process is daemonic (a ``SubprocVecEnv`` or ``Pool`` worker): it cannot
+    start the case workers."""
+    return multiprocessing.current_process().daemon
 
 
 def draw_case_seed(rng: np.random.Generator) -> int:
@@ -92,6 +99,11 @@ class _WorkerChain:
         self.position, self.seed = -1, -1
         self.advance()
 
+    @property
+    def has_work(self) -> bool:
+        """Whether this worker's next position is below the limit."""
+        return self.position < self.limit
+
     def advance(self) -> None:
         """On to this worker's next position."""
         while True:
@@ -116,7 +128,7 @@ def _work(
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the env's process's to handle
     current: _WorkerChain | None = None
     while True:
-        busy = current is not None and current.position < current.limit
+        busy = current is not None and current.has_work
         pending = [] if busy else [_wait_for_command(commands)]  # (nothing to do: wait)
         with contextlib.suppress(queue.Empty):  # and every other command that has arrived
             while True:
@@ -131,7 +143,7 @@ def _work(
                 current = _WorkerChain(index, workers, epoch, chain, limit)
             elif current is not None and command[1] == current.epoch:
                 current.limit = command[2]
-        if current is not None and current.position < current.limit:
+        if current is not None and current.has_work:
             seed = current.seed
             case = generate_case(level, seed, deck_size)
             try:
@@ -184,20 +196,19 @@ class CasePrefetcher:
         (the caller generates it)."""
         self._expected = None
         case = None
-        if self._chain is not None and self._next is not None and self._next[0] == seed:
+        if self._next is not None and self._next[0] == seed:
             case = self._receive(self._position, seed)
         self._last_hit = case is not None
         if case is None:
-            self._chain = None
+            self._chain = self._next = None
             self.misses += 1
             return None
         self._expected = self._next[1]
         self._position += 1
         self._next = self._chain.next()
         self.hits += 1
-        window = self.ahead * self.workers
-        if self._limit - self._position < window:  # (raised in steps of ``window``: each
-            self._limit = self._position + 2 * window  # command wakes the queue's thread)
+        if self._limit - self._position < self._window:  # (raised in steps of the window:
+            self._limit = self._position + 2 * self._window  # each command wakes a thread)
             self._send_all(("limit", self._epoch, self._limit))
         return case
 
@@ -208,14 +219,14 @@ class CasePrefetcher:
         if self._failed:
             return
         state = rng.bit_generator.state
-        if self._chain is not None and expected is not None and state == expected:
+        if expected is not None and state == expected:  # (set only by a hit on this chain)
             return
         self._start_chain(state)
 
     def wait_ready(self) -> bool:
         """Block until the next reset's case is ready, if the chain predicts one (benchmarks
         call it so that the workers' start-up is not timed); whether one is ready."""
-        if self._chain is None or self._next is None or not self._procs:
+        if self._next is None or not self._procs:
             return False
         if self._ready is None or self._ready[0] != (self._epoch, self._position):
             case = self._receive(self._position, self._next[0])
@@ -226,6 +237,11 @@ class CasePrefetcher:
 
     # -- workers ----------------------------------------------------------------------------
 
+    @property
+    def _window(self) -> int:
+        """Resets the workers may run ahead of the env once the chain has been right."""
+        return self.ahead * self.workers
+
     def _start_chain(self, state: dict[str, Any]) -> None:
         if not self._procs and not self._start_workers():
             return
@@ -233,7 +249,7 @@ class CasePrefetcher:
         self._epoch += 1
         # after a reset the chain served, run ahead at once; after one it missed, generate only
         # the next reset's case until the chain is right again
-        self._limit = self.ahead * self.workers if self._last_hit else 1
+        self._limit = self._window if self._last_hit else 1
         self._send_all(("chain", self._epoch, state, self._limit))
         self._chain = CaseChain(state, self.num_players, self.deck_size)
         self._position = 0
@@ -242,7 +258,7 @@ class CasePrefetcher:
         self._ready = None
 
     def _start_workers(self) -> bool:
-        if multiprocessing.current_process().daemon:
+        if in_daemonic_process():
             self._fail("a daemonic process (e.g. a SubprocVecEnv or Pool worker) cannot start them")
             return False
         ctx = multiprocessing.get_context("forkserver")

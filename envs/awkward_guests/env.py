@@ -182,7 +182,6 @@ from __future__ import annotations
 
 import copy
 import functools
-import multiprocessing
 from pathlib import Path
 from typing import Any
 
@@ -200,7 +199,12 @@ from .case.classic import CLASSIC_CASES, classic_case_paths
 from .case.deduction import Deduction
 from .case.generator import MAX_DECK_SIZE, MIN_DECK_SIZE, generate_case
 from .case.verify import verified_case
-from .case_prefetch import MAX_CASE_WORKERS, CasePrefetcher, draw_case_seed
+from .case_prefetch import (
+    MAX_CASE_WORKERS,
+    CasePrefetcher,
+    draw_case_seed,
+    in_daemonic_process,
+)
 from .observation import OBSERVATION_MODES, ObservationEncoder
 from .render import render_table
 from .view import GuestsView, make_view
@@ -264,7 +268,7 @@ class CaseSource:
                     "case_workers needs cases='generated' (the other case sources generate "
                     f"nothing), got cases={cases!r}"
                 )
-            if multiprocessing.current_process().daemon:
+            if in_daemonic_process():
                 raise ValueError(
                     "case_workers must be 0 in a daemonic process (e.g. a SubprocVecEnv "
                     "worker): it cannot start the case workers"
