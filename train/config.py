@@ -24,7 +24,7 @@ agent specs and the game options against it.
 | ``opponents.snapshot_every`` | int | 0 | learner steps between snapshots added to the pool (0: no self-play) |
 | ``opponents.snapshot_weight`` | float | 0.5 | probability that an opponent seat is a snapshot (once one exists) |
 | ``opponents.max_snapshots`` | int | 5 | snapshots kept (oldest dropped) |
-| ``ppo.*`` | | see :class:`PPOConfig` | MaskablePPO hyper-parameters (``learning_rate_end``: decay the learning rate linearly to this value over the run; null keeps it constant), ``net_arch`` (a list of layer sizes for both networks, or SB3's ``{pi: [...], vf: [...]}``), ``activation`` (``tanh``/``relu``), ``features`` (use the game's feature extractor, ``GameSpec.features_extractor``) |
+| ``ppo.*`` | | see :class:`PPOConfig` | MaskablePPO hyper-parameters (``learning_rate_end``: decay the learning rate linearly to this value over the run; null keeps it constant), ``net_arch`` (a list of layer sizes for both networks, or SB3's ``{pi: [...], vf: [...]}``), ``activation`` (``tanh``/``relu``), ``features`` (use the game's feature extractor, ``GameSpec.features_extractor``), ``features_extractor_kwargs`` (that extractor's options, checked against its constructor: Audition's ``count_indicators``) |
 | ``eval.every`` | int | 50000 | learner steps between evaluations against ``eval.agents`` |
 | ``eval.games`` | int | 200 | games per periodic evaluation and baseline |
 | ``eval.agents`` | list | the game's cheap baselines | periodic evaluation opponents |
@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.resources
+import inspect
 import math
 import types
 import typing
@@ -118,6 +119,9 @@ class PPOConfig:
     activation: str = "tanh"
     #: use the game's features extractor and policy (``GameSpec.features_extractor``)
     features: bool = True
+    #: options of the game's features extractor (SB3's ``features_extractor_kwargs``; saved
+    #: with the model), e.g. Audition's ``{count_indicators: true}``
+    features_extractor_kwargs: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -277,6 +281,32 @@ def _build(cls: type, data: Any, prefix: str = "") -> Any:
     return cls(**kwargs)
 
 
+def _check_extractor_kwargs(cfg: TrainConfig) -> None:
+    """``ppo.features_extractor_kwargs``: only for the SB3 backend with the game's extractor in
+    use; each key a parameter of the extractor's constructor, of the type of its default."""
+    key = "ppo.features_extractor_kwargs"
+    p = cfg.ppo
+    if cfg.backend != "sb3":
+        raise ConfigError(f"{key}: only with backend: sb3, got backend: {cfg.backend}")
+    if not p.features:
+        raise ConfigError(f"{key}: needs ppo.features: true (the game's extractor)")
+    extractor = cfg.game_spec.extractor()
+    if extractor is None:
+        raise ConfigError(f"{key}: the game {cfg.game!r} has no features extractor")
+    params = dict(inspect.signature(extractor.__init__).parameters)
+    for name in ("self", "observation_space"):
+        params.pop(name, None)
+    allowed = sorted(params)
+    for name, value in p.features_extractor_kwargs.items():
+        if name not in params:
+            raise ConfigError(
+                f"{key}: unknown option {name!r} of {extractor.__name__}; allowed: {allowed}"
+            )
+        default = params[name].default
+        if isinstance(default, bool) and not isinstance(value, bool):
+            raise ConfigError(f"{key}.{name}: expected true or false, got {value!r}")
+
+
 def _validate(cfg: TrainConfig) -> None:
     def need(ok: bool, msg: str) -> None:
         if not ok:
@@ -348,6 +378,8 @@ def _validate(cfg: TrainConfig) -> None:
         )
     layers = p.net_arch["pi"] + p.net_arch["vf"] if isinstance(p.net_arch, dict) else p.net_arch
     need(all(w >= 1 for w in layers), "ppo.net_arch: layer sizes must be >= 1")
+    if p.features_extractor_kwargs:
+        _check_extractor_kwargs(cfg)
     e = cfg.eval
     need(e.every > 0 and e.games > 0 and e.final_games > 0, "eval: every/games must be > 0")
     need(

@@ -54,6 +54,8 @@ def build_model(cfg: TrainConfig, vec_env: Any) -> Any:
     policy: Any = "MlpPolicy"
     if extractor is not None:
         policy_kwargs["features_extractor_class"] = extractor
+        if p.features_extractor_kwargs:
+            policy_kwargs["features_extractor_kwargs"] = dict(p.features_extractor_kwargs)
         policy = game.policy_class()
     return MaskablePPO(
         policy,

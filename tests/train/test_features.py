@@ -115,3 +115,48 @@ def test_batches_of_any_table_sizes_equal_the_padded_computation():
         x = torch.as_tensor(batch)
         with torch.no_grad():
             assert torch.equal(extractor(x), _padded_reference(x))
+
+
+@pytest.mark.parametrize(("players", "kw"), [(2, {}), (3, {"action_cards": 3}), (6, {})])
+def test_count_indicators_name_each_players_count_of_each_number(players, kw):
+    """``count_indicators=True`` appends, per egocentric player and number, indicators of holding
+    exactly 1, 2, 3, 4 and 5+ cards (read from the engine's collections); the features before
+    them are the default extractor's, and absent seats are zero."""
+    batch = torch.as_tensor(_observations(players, kw, 400))
+    space = audition_v1.raw_env(num_players=2).observation_space("player_0")["observation"]
+    plain, counted = AuditionFeatures(space), AuditionFeatures(space, count_indicators=True)
+    with torch.no_grad():
+        base, out = plain(batch), counted(batch)
+    assert counted.features_dim == plain.features_dim + 6 * 13 * 5
+    assert torch.equal(out[:, : plain.features_dim], base)
+    indicators = out[:, plain.features_dim :].reshape(-1, 6, 13, 5).numpy()
+    # the same positions again, from the engine: egocentric collections of every seat
+    env = audition_v1.raw_env(num_players=players, **kw)
+    env.reset(seed=players)
+    rng = np.random.default_rng(players)
+    row = 0
+    seen = set()
+    for step in range(400):
+        game = env.game
+        if game.is_terminal:
+            env.reset(seed=step)
+            continue
+        me = game.current_player
+        want = np.zeros((6, 13, 5))
+        for k in range(players):
+            for v in range(1, 14):
+                c = int(game.collections[(me + k) % players][v])
+                if c:
+                    want[k, v - 1, min(c, 5) - 1] = 1
+                    seen.add(min(c, 5))
+        np.testing.assert_array_equal(indicators[row], want)
+        row += 1
+        legal = game.legal_actions()
+        env.step(legal[rng.integers(len(legal))])
+    assert row == len(indicators) and seen >= {1, 2, 3, 4}
+
+
+def test_count_indicators_must_be_a_bool():
+    space = audition_v1.raw_env(num_players=2).observation_space("player_0")["observation"]
+    with pytest.raises(ValueError, match="count_indicators must be true or false, got 1"):
+        AuditionFeatures(space, count_indicators=1)

@@ -50,6 +50,30 @@ TINY = {
         ({"name": "x", "ppo": {"learning_rate_end": -1e-5}}, "learning_rate_end"),
         ({"name": "x", "ppo": {"learning_rate": 0}}, "ppo.learning_rate: must be > 0"),
         ({"name": "x", "ppo": {"features": "no"}}, "ppo.features: expected true or false"),
+        (
+            {"name": "x", "ppo": {"features_extractor_kwargs": {"counts": True}}},
+            r"unknown option 'counts' of AuditionFeatures; allowed: \['count_indicators'\]",
+        ),
+        (
+            {"name": "x", "ppo": {"features_extractor_kwargs": {"count_indicators": 1}}},
+            "features_extractor_kwargs.count_indicators: expected true or false, got 1",
+        ),
+        (
+            {
+                "name": "x",
+                "ppo": {"features": False, "features_extractor_kwargs": {"count_indicators": True}},
+            },
+            "features_extractor_kwargs: needs ppo.features: true",
+        ),
+        (
+            {
+                "name": "x",
+                "backend": "rllib",
+                "ppo": {"features_extractor_kwargs": {"count_indicators": True}},
+            },
+            "features_extractor_kwargs: only with backend: sb3",
+        ),
+        ({"name": "x", "ppo": {"features_extractor_kwargs": [1]}}, "expected a mapping"),
         ({"name": "x", "init_from": "runs/x/model.pt"}, "init_from: a model .zip"),
         ({"name": "x", "init_from": 3}, "init_from: expected a string"),
         ({"players": 2}, "missing required key 'name'"),
@@ -180,6 +204,22 @@ def _tiny_model(seed: int, net_arch: list[int]):
 
     cfg = config_from_dict(dict(TINY, seed=seed, ppo=dict(TINY["ppo"], net_arch=net_arch)))
     return build_model(cfg, make_vec_env(cfg))
+
+
+def test_features_extractor_kwargs_reach_the_extractor_and_are_saved_with_the_model(tmp_path):
+    from parlour.agents.ppo import load_model
+    from parlour.train.train import build_model, make_vec_env
+
+    plain = _tiny_model(1, [32, 32])
+    ppo = dict(TINY["ppo"], features_extractor_kwargs={"count_indicators": True})
+    cfg = config_from_dict(dict(TINY, seed=1, ppo=ppo))
+    model = build_model(cfg, make_vec_env(cfg))
+    extractor = model.policy.features_extractor
+    assert extractor.count_indicators and not plain.policy.features_extractor.count_indicators
+    assert extractor.features_dim == plain.policy.features_extractor.features_dim + 6 * 13 * 5
+    model.save(tmp_path / "model.zip")
+    loaded = load_model(tmp_path / "model.zip").policy.features_extractor
+    assert loaded.count_indicators and loaded.features_dim == extractor.features_dim
 
 
 def test_init_from_loads_the_weights_and_rejects_a_network_that_does_not_fit(tmp_path):

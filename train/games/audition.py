@@ -25,6 +25,15 @@ observes — and appends it to the raw vector:
 | take gains | 6 × 6 | per player (egocentric) × slot: points change if that player took the slot now |
 | place gains | 6 × 6 | the same with the observer's drawn card added to the slot (zeros when not placing) |
 | choose deltas | 2 × 13 | per number: the observer's points change when losing one; the left neighbour's when receiving one |
+| count indicators (``count_indicators=True`` only) | 6 × 13 × 5 | per player (egocentric) × number: 1 if the collection holds exactly 1, 2, 3, 4 / 5 or more cards of it (0 or 1, not divided) |
+
+The count indicators are an option of the extractor
+(``ppo.features_extractor_kwargs: {count_indicators: true}`` in a training config; saved with
+the model, off by default so that models trained without them load unchanged): the raw vector
+holds each count as ``count / 13``, from which "exactly 1" and "exactly 4" are bumps an MLP has
+to carve out per number and player. As indicators they are inputs the first layer reads
+directly; ``configs/audition_2p.yaml`` (``make run``) uses them (measured in
+``docs/fast_training.md``, "Sixth round").
 
 Empty seats and slots of smaller tables are zero (the gains are computed only over the seats and
 slots some observation of the batch has: at 2 players 2 × 2 of the padded 6 × 6). The extractor
@@ -44,6 +53,17 @@ from parlour.train.play import Move, PlayUI
 
 #: the feature values are points divided by this (a quartet's points)
 POINTS_SCALE = float(R.QUARTET_POINTS)
+
+
+#: ``count_indicators``: per player and number, 1 when the collection's count lies in
+#: ``[low, high]`` — exactly 1 (a soloist), 2, 3, exactly 4 (a quartet), 5 or more (dead)
+COUNT_INDICATORS = (
+    (1, 1),
+    (2, 2),
+    (3, 3),
+    (R.QUARTET_SIZE, R.QUARTET_SIZE),
+    (R.QUARTET_SIZE + 1, R.MAX_NUMBER),
+)
 
 
 def _points(counts: Any) -> Any:
@@ -75,14 +95,24 @@ def _audition_features() -> type:
     class AuditionFeatures(BaseFeaturesExtractor):
         """Raw observation + take / place / choose score arithmetic (see the module docstring)."""
 
-        def __init__(self, observation_space: gym.spaces.Box) -> None:
+        def __init__(
+            self, observation_space: gym.spaces.Box, count_indicators: bool = False
+        ) -> None:
             size = O.layout_size(O.make_layout())
             if observation_space.shape[0] < size:
                 raise ValueError(
                     f"AuditionFeatures: observation of {observation_space.shape[0]} < {size}"
                 )
+            if not isinstance(count_indicators, bool):
+                raise ValueError(
+                    f"AuditionFeatures: count_indicators must be true or false, "
+                    f"got {count_indicators!r}"
+                )
             extra = 2 * seats * slots + 2 * numbers
+            if count_indicators:
+                extra += seats * numbers * len(COUNT_INDICATORS)
             super().__init__(observation_space, observation_space.shape[0] + extra)
+            self.count_indicators = count_indicators
 
         def forward(self, obs: torch.Tensor) -> torch.Tensor:
             b = obs.shape[0]
@@ -112,7 +142,12 @@ def _audition_features() -> type:
             feats = torch.cat(
                 [take.reshape(b, seats * slots), place.reshape(b, seats * slots), lose, give], 1
             )
-            return torch.cat([obs, feats / POINTS_SCALE], dim=1)
+            if not self.count_indicators:
+                return torch.cat([obs, feats / POINTS_SCALE], dim=1)
+            indicators = obs.new_zeros(b, seats, numbers, len(COUNT_INDICATORS))
+            for k, (low, high) in enumerate(COUNT_INDICATORS):
+                indicators[:, :ns, :, k] = ((held >= low) & (held <= high)).float()
+            return torch.cat([obs, feats / POINTS_SCALE, indicators.reshape(b, -1)], dim=1)
 
     return AuditionFeatures
 
