@@ -24,7 +24,7 @@ agent specs and the game options against it.
 | ``opponents.snapshot_every`` | int | 0 | learner steps between snapshots added to the pool (0: no self-play) |
 | ``opponents.snapshot_weight`` | float | 0.5 | probability that an opponent seat is a snapshot (once one exists) |
 | ``opponents.max_snapshots`` | int | 5 | snapshots kept (oldest dropped) |
-| ``ppo.*`` | | see :class:`PPOConfig` | MaskablePPO hyper-parameters (``learning_rate_end``: decay the learning rate linearly to this value over the run; null keeps it constant), ``net_arch`` (a list of layer sizes for both networks, or SB3's ``{pi: [...], vf: [...]}``), ``activation`` (``tanh``/``relu``), ``features`` (use the game's feature extractor, ``GameSpec.features_extractor``), ``features_extractor_kwargs`` (that extractor's options, checked against its constructor: Audition's ``count_indicators``) |
+| ``ppo.*`` | | see :class:`PPOConfig` | MaskablePPO hyper-parameters (``learning_rate_end``: decay the learning rate linearly to this value over the run; null keeps it constant), ``net_arch`` (a list of layer sizes for both networks, or SB3's ``{pi: [...], vf: [...]}``), ``activation`` (``tanh``/``relu``), ``features`` (use the game's feature extractor, ``GameSpec.features_extractor``), ``features_extractor_kwargs`` (that extractor's options: its constructor's parameters annotated bool, int, float or str, e.g. Audition's ``count_indicators``) |
 | ``eval.every`` | int | 50000 | learner steps between evaluations against ``eval.agents`` |
 | ``eval.games`` | int | 200 | games per periodic evaluation and baseline |
 | ``eval.agents`` | list | the game's cheap baselines | periodic evaluation opponents |
@@ -66,6 +66,8 @@ CONFIG_SUFFIX = ".yaml"
 BACKENDS = ("sb3", "rllib")
 #: the allowed ``vec_env`` values
 VEC_ENVS = ("subproc", "dummy", "batched")
+#: the types of the features extractor options a config may set (``ppo.features_extractor_kwargs``)
+EXTRACTOR_OPTION_TYPES: dict[str, type] = {"bool": bool, "int": int, "float": float, "str": str}
 
 
 class ConfigError(ValueError):
@@ -281,9 +283,33 @@ def _build(cls: type, data: Any, prefix: str = "") -> Any:
     return cls(**kwargs)
 
 
+def with_defaults(data: dict[str, Any], cls: type | None = None) -> dict[str, Any]:
+    """A saved config mapping (a run folder's ``config.yaml``) with each key it lacks set to
+    its default: a run written before a key existed compares equal to a config that leaves the
+    key at its default (``--resume``, :func:`parlour.train.run_folder.check_resume`)."""
+    cls = TrainConfig if cls is None else cls
+    hints = typing.get_type_hints(cls)
+    out = dict(data)
+    for f in dataclasses.fields(cls):
+        tp = hints[f.name]
+        if f.name in out:
+            if dataclasses.is_dataclass(tp) and isinstance(out[f.name], dict):
+                out[f.name] = with_defaults(out[f.name], tp)
+            continue
+        if f.default is not dataclasses.MISSING:
+            value = f.default
+        elif f.default_factory is not dataclasses.MISSING:
+            value = f.default_factory()
+        else:
+            continue  # a required key (name): nothing to fill in
+        out[f.name] = dataclasses.asdict(value) if dataclasses.is_dataclass(value) else value
+    return out
+
+
 def _check_extractor_kwargs(cfg: TrainConfig) -> None:
     """``ppo.features_extractor_kwargs``: only for the SB3 backend with the game's extractor in
-    use; each key a parameter of the extractor's constructor, of the type of its default."""
+    use; each key a parameter of the extractor's constructor with a type annotation, each value
+    of that type."""
     key = "ppo.features_extractor_kwargs"
     p = cfg.ppo
     if cfg.backend != "sb3":
@@ -293,18 +319,29 @@ def _check_extractor_kwargs(cfg: TrainConfig) -> None:
     extractor = cfg.game_spec.extractor()
     if extractor is None:
         raise ConfigError(f"{key}: the game {cfg.game!r} has no features extractor")
-    params = dict(inspect.signature(extractor.__init__).parameters)
-    for name in ("self", "observation_space"):
-        params.pop(name, None)
-    allowed = sorted(params)
+    options = _extractor_options(extractor)
     for name, value in p.features_extractor_kwargs.items():
-        if name not in params:
+        if name not in options:
             raise ConfigError(
-                f"{key}: unknown option {name!r} of {extractor.__name__}; allowed: {allowed}"
+                f"{key}: unknown option {name!r} of {extractor.__name__}; "
+                f"allowed: {sorted(options)}"
             )
-        default = params[name].default
-        if isinstance(default, bool) and not isinstance(value, bool):
-            raise ConfigError(f"{key}.{name}: expected true or false, got {value!r}")
+        _check(value, options[name], f"{key}.{name}")
+
+
+def _extractor_options(extractor: type) -> dict[str, type]:
+    """The constructor options of a features extractor a config may set: its parameters after
+    ``observation_space`` annotated with a scalar YAML type (``bool``, ``int``, ``float``,
+    ``str``), name → type."""
+    out: dict[str, type] = {}
+    params = list(inspect.signature(extractor.__init__).parameters.values())
+    for param in params[2:]:  # (self, observation_space, ...)
+        tp = param.annotation
+        if isinstance(tp, str):  # postponed annotations: resolve the plain builtin names
+            tp = EXTRACTOR_OPTION_TYPES.get(tp)
+        if tp in EXTRACTOR_OPTION_TYPES.values():
+            out[param.name] = tp
+    return out
 
 
 def _validate(cfg: TrainConfig) -> None:

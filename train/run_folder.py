@@ -113,7 +113,9 @@ def check_resume(run_dir: Path, cfg_dict: dict[str, Any], checkpoint: str = "lat
         raise RunFolderError(f"--resume: cannot read the run's config {path}: {exc}") from None
     if not isinstance(saved, dict):
         raise RunFolderError(f"--resume: {path} is not a config mapping")
-    diff = resume_differences(saved, cfg_dict)
+    from parlour.train.config import with_defaults
+
+    diff = resume_differences(with_defaults(saved), cfg_dict)
     if diff:
         raise RunFolderError(
             f"--resume: the config differs from the run's {path} in {', '.join(diff)} (these "

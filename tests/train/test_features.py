@@ -153,7 +153,30 @@ def test_count_indicators_name_each_players_count_of_each_number(players, kw):
         row += 1
         legal = game.legal_actions()
         env.step(legal[rng.integers(len(legal))])
-    assert row == len(indicators) and seen >= {1, 2, 3, 4}
+    assert row == len(indicators) and seen == {1, 2, 3, 4, 5}
+
+
+def test_count_indicators_of_a_mixed_batch_equal_each_observation_alone():
+    """Tables of 2, 3, 5 and 6 players in one batch (the indicators cover only the seats some
+    observation of the batch has): every row equals that observation's own output."""
+    two = _observations(2, {}, 60)
+    batch = np.concatenate(
+        [
+            two,
+            _observations(6, {"uncertain_counts": True}, 60),
+            _observations(3, {"action_cards": 3}, 60),
+            _observations(5, {}, 60),
+        ]
+    )
+    space = audition_v1.raw_env(num_players=2).observation_space("player_0")["observation"]
+    extractor = AuditionFeatures(space, count_indicators=True)
+    x = torch.as_tensor(batch)
+    with torch.no_grad():
+        together = extractor(x)
+        alone = torch.cat([extractor(x[i : i + 1]) for i in range(len(x))])
+    assert torch.equal(together, alone)
+    # the 2-player rows: nothing for seats 2-5, though the batch has 6-player rows
+    assert together[: len(two), -6 * 13 * 5 :].reshape(-1, 6, 13, 5)[:, 2:].abs().sum() == 0
 
 
 def test_count_indicators_must_be_a_bool():

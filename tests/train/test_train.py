@@ -74,6 +74,15 @@ TINY = {
             "features_extractor_kwargs: only with backend: sb3",
         ),
         ({"name": "x", "ppo": {"features_extractor_kwargs": [1]}}, "expected a mapping"),
+        (
+            {
+                "name": "x",
+                "game": "guests",
+                "game_options": {"level": "easy"},
+                "ppo": {"features_extractor_kwargs": {"hidden": [64]}},
+            },
+            r"unknown option 'hidden' of GuestsFeatures; allowed: \[\]",
+        ),
         ({"name": "x", "init_from": "runs/x/model.pt"}, "init_from: a model .zip"),
         ({"name": "x", "init_from": 3}, "init_from: expected a string"),
         ({"players": 2}, "missing required key 'name'"),
@@ -220,6 +229,24 @@ def test_features_extractor_kwargs_reach_the_extractor_and_are_saved_with_the_mo
     model.save(tmp_path / "model.zip")
     loaded = load_model(tmp_path / "model.zip").policy.features_extractor
     assert loaded.count_indicators and loaded.features_dim == extractor.features_dim
+
+
+def test_resume_fills_in_keys_a_run_folder_written_before_them_lacks(tmp_path):
+    """A run folder's ``config.yaml`` from before a config key existed resumes with a config
+    that leaves the key at its default, and is refused with one that sets it otherwise."""
+    from parlour.train.run_folder import RunFolderError, check_resume
+
+    cfg = config_from_dict(dict(TINY))
+    saved = cfg.to_dict()
+    del saved["ppo"]["features_extractor_kwargs"], saved["torch_threads"]
+    (tmp_path / "checkpoints").mkdir()
+    (tmp_path / "checkpoints" / "latest.zip").write_bytes(b"")
+    (tmp_path / "config.yaml").write_text(yaml.safe_dump(saved))
+    check_resume(tmp_path, cfg.to_dict())
+    ppo = dict(TINY["ppo"], features_extractor_kwargs={"count_indicators": True})
+    changed = config_from_dict(dict(TINY, ppo=ppo))
+    with pytest.raises(RunFolderError, match="ppo.features_extractor_kwargs"):
+        check_resume(tmp_path, changed.to_dict())
 
 
 def test_init_from_loads_the_weights_and_rejects_a_network_that_does_not_fit(tmp_path):

@@ -56,13 +56,14 @@ POINTS_SCALE = float(R.QUARTET_POINTS)
 
 
 #: ``count_indicators``: per player and number, 1 when the collection's count lies in
-#: ``[low, high]`` — exactly 1 (a soloist), 2, 3, exactly 4 (a quartet), 5 or more (dead)
-COUNT_INDICATORS = (
+#: ``[low, high]`` (``high`` None: no upper end) — exactly 1 (a soloist), 2, 3, exactly 4 (a
+#: quartet), 5 or more (scores nothing for the rest of the game)
+COUNT_INDICATORS: tuple[tuple[int, int | None], ...] = (
     (1, 1),
     (2, 2),
     (3, 3),
     (R.QUARTET_SIZE, R.QUARTET_SIZE),
-    (R.QUARTET_SIZE + 1, R.MAX_NUMBER),
+    (R.QUARTET_SIZE + 1, None),
 )
 
 
@@ -146,7 +147,8 @@ def _audition_features() -> type:
                 return torch.cat([obs, feats / POINTS_SCALE], dim=1)
             indicators = obs.new_zeros(b, seats, numbers, len(COUNT_INDICATORS))
             for k, (low, high) in enumerate(COUNT_INDICATORS):
-                indicators[:, :ns, :, k] = ((held >= low) & (held <= high)).float()
+                inside = held >= low if high is None else (held >= low) & (held <= high)
+                indicators[:, :ns, :, k] = inside.float()
             return torch.cat([obs, feats / POINTS_SCALE, indicators.reshape(b, -1)], dim=1)
 
     return AuditionFeatures
