@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 import numpy as np
 import pytest
 import torch
@@ -84,19 +87,23 @@ def _padded_reference(obs: torch.Tensor) -> torch.Tensor:
     return torch.cat([obs, feats / POINTS_SCALE], dim=1)
 
 
-def _observations(players: int, kw: dict, steps: int) -> np.ndarray:
+def _positions(players: int, kw: dict, steps: int) -> Iterator[tuple[Any, np.ndarray]]:
+    """Random play for ``steps`` steps: at each position before its move, the engine's state
+    (changed in place by the next step) and the acting seat's observation."""
     env = audition_v1.raw_env(num_players=players, **kw)
     env.reset(seed=players)
     rng = np.random.default_rng(players)
-    out = []
     for step in range(steps):
         if env.game.is_terminal:
             env.reset(seed=step)
             continue
-        out.append(env.observe(env.agent_selection)["observation"])
+        yield env.game, env.observe(env.agent_selection)["observation"]
         legal = env.game.legal_actions()
         env.step(legal[rng.integers(len(legal))])
-    return np.array(out)
+
+
+def _observations(players: int, kw: dict, steps: int) -> np.ndarray:
+    return np.array([obs for _, obs in _positions(players, kw, steps)])
 
 
 def test_batches_of_any_table_sizes_equal_the_padded_computation():
@@ -122,7 +129,20 @@ def test_count_indicators_name_each_players_count_of_each_number(players, kw):
     """``count_indicators=True`` appends, per egocentric player and number, indicators of holding
     exactly 1, 2, 3, 4 and 5+ cards (read from the engine's collections); the features before
     them are the default extractor's, and absent seats are zero."""
-    batch = torch.as_tensor(_observations(players, kw, 400))
+    wanted, observations, seen = [], [], set()
+    for game, obs in _positions(players, kw, 400):
+        me = game.current_player
+        want = np.zeros((6, 13, 5))  # egocentric seat x number x (1, 2, 3, 4, 5+)
+        for k in range(players):
+            for v in range(1, 14):
+                c = int(game.collections[(me + k) % players][v])
+                if c:
+                    want[k, v - 1, min(c, 5) - 1] = 1
+                    seen.add(min(c, 5))
+        wanted.append(want)
+        observations.append(obs)
+    assert seen == {1, 2, 3, 4, 5}
+    batch = torch.as_tensor(np.array(observations))
     space = audition_v1.raw_env(num_players=2).observation_space("player_0")["observation"]
     plain, counted = AuditionFeatures(space), AuditionFeatures(space, count_indicators=True)
     with torch.no_grad():
@@ -130,30 +150,7 @@ def test_count_indicators_name_each_players_count_of_each_number(players, kw):
     assert counted.features_dim == plain.features_dim + 6 * 13 * 5
     assert torch.equal(out[:, : plain.features_dim], base)
     indicators = out[:, plain.features_dim :].reshape(-1, 6, 13, 5).numpy()
-    # the same positions again, from the engine: egocentric collections of every seat
-    env = audition_v1.raw_env(num_players=players, **kw)
-    env.reset(seed=players)
-    rng = np.random.default_rng(players)
-    row = 0
-    seen = set()
-    for step in range(400):
-        game = env.game
-        if game.is_terminal:
-            env.reset(seed=step)
-            continue
-        me = game.current_player
-        want = np.zeros((6, 13, 5))
-        for k in range(players):
-            for v in range(1, 14):
-                c = int(game.collections[(me + k) % players][v])
-                if c:
-                    want[k, v - 1, min(c, 5) - 1] = 1
-                    seen.add(min(c, 5))
-        np.testing.assert_array_equal(indicators[row], want)
-        row += 1
-        legal = game.legal_actions()
-        env.step(legal[rng.integers(len(legal))])
-    assert row == len(indicators) and seen == {1, 2, 3, 4, 5}
+    np.testing.assert_array_equal(indicators, np.array(wanted))
 
 
 def test_count_indicators_of_a_mixed_batch_equal_each_observation_alone():
