@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from parlour.envs.awkward_guests.case_prefetch import CASE_SEED_BOUND  # (as the env draws them)
+from parlour.envs.awkward_guests.case_prefetch import draw_case_seed  # (as the env draws them)
 
 #: cases kept ready by default
 DEFAULT_PREFETCH = 64
@@ -45,7 +45,7 @@ def case_stream(level: str, deck_size: int, seed: int) -> Iterator[tuple[int, An
     seen_seeds: set[int] = set()
     seen_cases: set[str] = set()
     while True:
-        s = int(rng.integers(CASE_SEED_BOUND))
+        s = draw_case_seed(rng)
         if s in seen_seeds:
             continue
         seen_seeds.add(s)

@@ -283,27 +283,15 @@ def _build(cls: type, data: Any, prefix: str = "") -> Any:
     return cls(**kwargs)
 
 
-def with_defaults(data: dict[str, Any], cls: type | None = None) -> dict[str, Any]:
+def with_defaults(data: dict[str, Any]) -> dict[str, Any]:
     """A saved config mapping (a run folder's ``config.yaml``) with each key it lacks set to
     its default: a run written before a key existed compares equal to a config that leaves the
-    key at its default (``--resume``, :func:`parlour.train.run_folder.check_resume`)."""
-    cls = TrainConfig if cls is None else cls
-    hints = typing.get_type_hints(cls)
-    out = dict(data)
-    for f in dataclasses.fields(cls):
-        tp = hints[f.name]
-        if f.name in out:
-            if dataclasses.is_dataclass(tp) and isinstance(out[f.name], dict):
-                out[f.name] = with_defaults(out[f.name], tp)
-            continue
-        if f.default is not dataclasses.MISSING:
-            value = f.default
-        elif f.default_factory is not dataclasses.MISSING:
-            value = f.default_factory()
-        else:
-            continue  # a required key (name): nothing to fill in
-        out[f.name] = dataclasses.asdict(value) if dataclasses.is_dataclass(value) else value
-    return out
+    key at its default (``--resume``, :func:`parlour.train.run_folder.check_resume`). A mapping
+    this schema cannot read is returned as it is (the comparison then names what differs)."""
+    try:
+        return _build(TrainConfig, data).to_dict()
+    except ConfigError:
+        return data
 
 
 def _check_extractor_kwargs(cfg: TrainConfig) -> None:
