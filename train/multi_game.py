@@ -122,7 +122,7 @@ class MultiGameVecEnv(VecEnv):
         if ended:
             fresh = self._drive(ended, [self.games[i].reset_steps() for i in ended])
             for i, (o, _) in zip(ended, fresh, strict=True):
-                infos[i]["terminal_observation"] = obs[i]
+                infos[i]["terminal_observation"] = obs[i].copy()  # (obs[i] becomes o)
                 obs[i] = o
         return obs, rewards, dones, infos
 

@@ -63,7 +63,10 @@ def test_vec_env_contract_and_unique_cases():
             assert (obs[:, size["pending_decision"]].sum(1) == 1).all()
             for i in np.flatnonzero(dones):
                 ended += 1
-                assert infos[i]["terminal_observation"].shape == (2384,)
+                terminal = infos[i]["terminal_observation"]
+                assert terminal.shape == (2384,) and not np.shares_memory(terminal, obs)
+                # the finished game's last observation (no decision pending), not the next one's
+                assert terminal[size["pending_decision"]].sum() == 0
                 assert isinstance(infos[i]["is_success"], bool)
                 assert set(infos[i]["opponents"].values()) <= set(POOL)
             assert (rewards[~dones] == 0).all()  # (no shaping here: paid at the end only)
