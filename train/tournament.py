@@ -4,12 +4,16 @@ Schedule (``k`` agent kinds, ``n`` seats):
 
 | case | tables | arrangements per deal |
 |---|---|---|
-| ``k <= n`` | one: the kinds fill the seats cyclically (``A B A B`` for 2 kinds, 4 seats) | ``n`` rotations of that table |
+| ``k <= n`` | one: the kinds fill the seats cyclically (``A B A B`` for 2 kinds, 4 seats) | the distinct rotations of that table: ``n``, or ``k`` when ``k`` divides ``n`` (``A B A B``, ``B A B A``) |
 | ``k > n`` | every combination of ``n`` kinds | ``n`` rotations of each |
 
 Every arrangement is played on the same deals (paired seeds: deal ``d`` is
 ``reset(seed=seed + d)`` for every arrangement), so every kind plays every seat equally often on
-the same cards. ``games`` is rounded up to a whole number of deals.
+the same cards. ``games`` is rounded up to a whole number of deals. An arrangement is never
+played twice on a deal: the game would be the same one again (same deal, seats and agent
+seeds), counted twice. (Earlier, tournaments whose kinds divide the
+seats — 2 kinds at 4 or 6 players, 3 at 6 — played each arrangement ``n / k`` times: their win
+rates are unchanged by that, but their game counts and intervals overstated the evidence.)
 
 Results per kind, counted per seat it held (a "seat-game"): ``wins`` (a shared win counts
 ``1/|W|``, so in 2-player games the win rates add up to 1), ``win_rate`` with a Wilson 95% interval
@@ -96,9 +100,12 @@ def arrangements(num_kinds: int, players: int) -> list[tuple[int, ...]]:
         if num_kinds <= players
         else list(itertools.combinations(range(num_kinds), players))
     )
-    return [
+    rotations = (
         tuple(t[(s + r) % players] for s in range(players)) for t in tables for r in range(players)
-    ]
+    )
+    # distinct ones only: a table that repeats (A B A B) has fewer distinct rotations than seats,
+    # and a repeated arrangement would replay the same game (same deal, seats and agent seeds)
+    return list(dict.fromkeys(rotations))
 
 
 @dataclass

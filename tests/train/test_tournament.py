@@ -53,18 +53,30 @@ def test_chart_of_a_whitewash(tmp_path):
     assert all(p.exists() for p in paths)
 
 
-@pytest.mark.parametrize(("kinds", "players"), [(2, 2), (2, 4), (3, 4), (2, 3), (3, 2), (4, 3)])
+@pytest.mark.parametrize(
+    ("kinds", "players"), [(2, 2), (2, 4), (3, 4), (2, 3), (3, 2), (4, 3), (2, 6), (3, 6), (4, 6)]
+)
 def test_every_kind_plays_every_seat_equally_often(kinds, players):
     table = arrangements(kinds, players)
+    assert len(set(table)) == len(table)  # a repeated arrangement would replay the same game
     seat_counts = Counter((arr[s], s) for arr in table for s in range(players))
     for k in range(kinds):
         per_seat = {seat_counts[(k, s)] for s in range(players)}
         assert len(per_seat) == 1 and per_seat != {0}
     if kinds <= players:  # the kinds fill the seats cyclically before rotating
         assert table[0] == tuple(i % kinds for i in range(players))
-        assert len(table) == players
+        assert len(table) == (kinds if players % kinds == 0 else players)
     else:
         assert all(len(set(arr)) == players for arr in table)
+
+
+def test_no_game_is_played_twice_when_the_kinds_divide_the_seats():
+    from parlour.train.tournament import play_games
+
+    played = play_games("audition", 4, ["random", "audition.greedy"], 8, progress=False)
+    seatings = [(r.deal, r.kinds) for r in played.records]
+    assert len(set(seatings)) == len(seatings) == 8  # 2 arrangements on each of 4 deals
+    assert {r.deal for r in played.records} == {0, 1, 2, 3}
 
 
 def test_bradley_terry_orders_by_strength():
