@@ -15,7 +15,7 @@ agent specs and the game options against it.
 | ``game`` | str | ``audition`` | game: a registered name or ``module:ATTR`` naming a ``GameSpec`` (:mod:`parlour.train.games`) |
 | ``players`` | int | 2 | seats |
 | ``game_options`` | mapping | ``{}`` | env constructor options (Audition: ``action_cards``, ``uncertain_counts``, ``reward_mode``), and the game's training-only options |
-| ``seed`` | int | 0 | seeds SB3/torch, the envs and the evaluations |
+| ``seed`` | int | 0 | seeds SB3/torch, the envs and the evaluations (a ``--resume`` session: a seed derived from it and the step it resumes at, ``train.session_seed``) |
 | ``total_timesteps`` | int | 200000 | learner steps |
 | ``n_envs`` | int | 2 | parallel envs |
 | ``vec_env`` | ``subproc`` / ``dummy`` / ``batched`` | ``subproc`` | ``SubprocVecEnv`` (one process per env), in-process, or the game's batched env (``n_envs`` games in one process: Audition as arrays, Awkward Guests as :mod:`parlour.train.multi_game`; ``GameSpec.batched_vec_env``, falling back to ``subproc``) |

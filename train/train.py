@@ -355,6 +355,18 @@ def _init_run_dir(cfg: TrainConfig, run_dir: Path, resume: bool) -> None:
     (run_dir / "config.yaml").write_text(_yaml(cfg.to_dict()))
 
 
+def session_seed(seed: int, steps: int) -> int:
+    """The seed of a training session that starts at learner step ``steps`` of a run seeded
+    ``seed``: ``seed`` itself for a new run; for a resumed one a seed of its own, derived from
+    both, so that the resumed session neither replays the first one's deals, cases and
+    minibatch order nor depends on anything but the run's seed and where it resumed."""
+    if steps == 0:
+        return seed
+    import numpy as np
+
+    return int(np.random.SeedSequence([seed, steps]).generate_state(1)[0])
+
+
 def _build_or_load(cfg: TrainConfig, run_dir: Path, resume: bool, vec_env: Any) -> Any:
     from parlour.agents.ppo import load_model
 
@@ -365,9 +377,13 @@ def _build_or_load(cfg: TrainConfig, run_dir: Path, resume: bool, vec_env: Any) 
         return model
     ckpt = run_dir / "checkpoints" / "latest.zip"
     try:
-        return load_model(ckpt, env=vec_env, device="cpu")
+        model = load_model(ckpt, env=vec_env, device="cpu")
     except Exception as exc:  # a truncated / corrupt zip raises many kinds
         raise RunFolderError(f"--resume: cannot load the checkpoint {ckpt}: {exc}") from None
+    # SB3's load seeds the envs (and NumPy, torch) with the run's seed again, which would replay
+    # the first session's deals and case stream: this session gets its own seed
+    model.set_random_seed(session_seed(cfg.seed, model.num_timesteps))
+    return model
 
 
 def _imitate(cfg: TrainConfig, model: Any, vec_env: Any, run_dir: Path, progress: bool) -> float:

@@ -174,3 +174,28 @@ def test_short_batched_guests_training_is_deterministic(tmp_path):
         curves.append(([[r[i] for i in keep] for r in rows], json.dumps(report["final"])))
         assert report["timesteps"] >= TINY["total_timesteps"]
     assert curves[0] == curves[1]
+
+
+def test_a_resumed_run_draws_new_cases(tmp_path, monkeypatch):
+    """SB3's load seeds the envs with the run's seed again: without a session seed of its own,
+    the resumed session would be served the first session's cases in the same order."""
+    from parlour.train import case_pool
+    from parlour.train.train import session_seed, train
+
+    served: list[int] = []
+    take = case_pool.CasePool.next
+
+    def recording(pool):
+        case = take(pool)
+        served.append(pool.served[-1])
+        return case
+
+    monkeypatch.setattr(case_pool.CasePool, "next", recording)
+    data = {**TINY, "total_timesteps": 256, "eval": {**TINY["eval"], "final_games": 2}}
+    train(config_from_dict(data), tmp_path, progress=False)
+    first = list(served)
+    served.clear()
+    train(config_from_dict({**data, "total_timesteps": 512}), tmp_path, resume=True, progress=False)
+    assert first and served and not set(first) & set(served)
+    assert session_seed(0, 0) == 0  # a new run keeps its seed
+    assert session_seed(0, 256) == session_seed(0, 256) != session_seed(0, 512)
