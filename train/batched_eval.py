@@ -35,6 +35,8 @@ from parlour.envs.audition.batched import BatchedAudition, StepResult
 CHUNK = 4096
 #: agents whose tournaments are played in lockstep (their rollouts batched across games)
 SEARCH_AGENTS = ("audition.expert", "audition.search")
+#: the env options the batched engine plays (any other, e.g. ``seer``: the per-game path)
+ENGINE_OPTIONS = frozenset({"action_cards", "uncertain_counts", "reward_mode"})
 
 
 def _kind_player(spec: str) -> tuple[str, Any] | None:
@@ -57,7 +59,8 @@ def play_batched(
     seed: int,
     game_options: dict[str, Any],
 ) -> list[Any] | None:
-    """The records of ``jobs`` (``(deal, kinds)``), or ``None`` if a spec cannot play batched."""
+    """The records of ``jobs`` (``(deal, kinds)``), or ``None`` if a spec cannot play batched or
+    an env option has no batched counterpart (``seer``, ``render_mode``: the per-game path)."""
     if any(spec.partition(":")[0] in SEARCH_AGENTS for spec in specs):
         from parlour.agents.audition_rollouts import decide_many
         from parlour.train.games import get_game
@@ -66,7 +69,7 @@ def play_batched(
         game = get_game("audition")
         return play_lockstep(game, players, specs, jobs, seed, game_options, decide_many)
     kinds = [_kind_player(s) for s in specs]
-    if any(k is None for k in kinds):
+    if any(k is None for k in kinds) or not set(game_options) <= ENGINE_OPTIONS:
         return None
     records = []
     for start in range(0, len(jobs), CHUNK):

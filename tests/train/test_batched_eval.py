@@ -47,3 +47,24 @@ def test_unbatchable_agents_fall_back_to_the_per_game_path():
         "audition", 2, ["audition.expert:sims=2", "random"], 2, workers=1, progress=False
     )
     assert r["games"] == 2
+
+
+@pytest.mark.parametrize("options", [{"seer": True}, {"render_mode": "ansi"}])
+def test_env_options_the_engine_lacks_fall_back_to_the_per_game_path(monkeypatch, options):
+    def play():
+        r = run_tournament(
+            "audition",
+            2,
+            ["random", "audition.greedy"],
+            4,
+            seed=2,
+            game_options=options,
+            workers=1,
+            progress=False,
+        )
+        r.pop("wall_time_s"), r.pop("workers")
+        return r
+
+    fallback = play()  # (raised TypeError from the engine before)
+    monkeypatch.setenv(NO_BATCH_ENV, "1")
+    assert play() == fallback and fallback["game_options"] == options
