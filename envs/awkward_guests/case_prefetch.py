@@ -274,9 +274,15 @@ class CasePrefetcher:
                     daemon=True,
                     name=f"parlour-case-worker-{index}",
                 )
+                try:
+                    proc.start()
+                except BaseException:  # (this worker's queue and pipe: never kept)
+                    commands.close()
+                    reader.close()
+                    writer.close()
+                    raise
                 self._commands.append(commands)
                 self._out.append(reader)
-                proc.start()
                 self._procs.append(proc)
                 writer.close()  # the worker holds the only write end: its death ends the pipe
         except Exception as e:  # (e.g. a script without a __main__ guard, no more processes)
@@ -337,8 +343,8 @@ class CasePrefetcher:
             RuntimeWarning,
             stacklevel=5,
         )
+        self._failed = True  # (first: whatever close() meets, the env generates its cases)
         self.close()
-        self._failed = True
 
     def close(self) -> None:
         """Stop the workers (a later reset starts new ones, unless a worker failed)."""

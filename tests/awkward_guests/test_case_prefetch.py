@@ -348,3 +348,33 @@ def test_a_worker_applies_each_command_once_and_generates_its_positions_in_order
     seeds = [chain.next()[0] for _ in range(6)]
     assert [(e, p, s) for e, p, s, _ in out.sent] == [(1, p, seeds[p]) for p in (1, 3, 5)]
     assert all(case.seed == seed for _, _, seed, case in out.sent)
+
+
+def test_a_worker_that_cannot_start_warns_and_the_env_generates_its_cases_itself(
+    monkeypatch,
+) -> None:
+    """The second worker's start fails (e.g. no more processes): the first is stopped, the env
+    warns and plays on alone, the same games as without workers."""
+    from multiprocessing.context import ForkServerProcess
+
+    start = ForkServerProcess.start
+    calls = []
+
+    def second_fails(proc) -> None:
+        calls.append(proc.name)
+        if len(calls) == 2:
+            raise OSError(11, "Resource temporarily unavailable")
+        start(proc)
+
+    monkeypatch.setattr(ForkServerProcess, "start", second_fails)
+    plain = play(awkward_guests_v1.env(num_players=2), 4, seed=6)
+    env = awkward_guests_v1.env(num_players=2, case_workers=2)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        record = play(env, 4, seed=6)
+    assert record == plain and len(calls) == 2
+    failed = [w for w in caught if "could not be started" in str(w.message)]
+    assert len(failed) == 1 and failed[0].category is RuntimeWarning
+    prefetcher = env.unwrapped.cases.prefetcher
+    assert prefetcher._failed and prefetcher._procs == prefetcher._commands == prefetcher._out == []
+    env.close()
