@@ -20,11 +20,12 @@ pool.close()
 
 from __future__ import annotations
 
+import hashlib
 import json
 import multiprocessing
 import queue
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -43,23 +44,33 @@ def case_stream(level: str, deck_size: int, seed: int) -> Iterator[tuple[int, An
 
     rng = np.random.default_rng(seed)
     seen_seeds: set[int] = set()
-    seen_cases: set[str] = set()
+    seen_cases: set[bytes] = set()
     while True:
         s = draw_case_seed(rng)
         if s in seen_seeds:
             continue
         seen_seeds.add(s)
         case = generate_case(level, s, deck_size)
-        key = json.dumps(case.to_json(), sort_keys=True)
+        # (a digest, not the ~30 KB JSON itself: a long run serves hundreds of thousands)
+        key = hashlib.sha256(json.dumps(case.to_json(), sort_keys=True).encode()).digest()
         if key in seen_cases:
             continue
         seen_cases.add(key)
         yield s, case
 
 
-def _produce(stream: Iterator[tuple[int, Any]], out: queue.Queue, stop: threading.Event) -> None:
+def _produce(
+    stream: Iterator[tuple[int, Any]],
+    out: queue.Queue,
+    stop: threading.Event,
+    parent_alive: Callable[[], bool] | None = None,
+) -> None:
+    """Put the stream's items into ``out`` until ``stop`` is set (or, in a child process, its
+    parent has died: killed, it could not set ``stop``)."""
     for item in stream:
         while not stop.is_set():
+            if parent_alive is not None and not parent_alive():
+                return
             try:
                 out.put(item, timeout=STOP_POLL_S)  # waits while the queue is full
                 break
@@ -76,7 +87,8 @@ def _produce_in_child(
 
     workers_ignore_interrupts()  # Ctrl-C is the trainer's to handle (it closes the pool)
     out.cancel_join_thread()  # (on close the queued cases are dropped: never wait to flush them)
-    _produce(case_stream(level, deck_size, seed), out, stop)
+    parent = multiprocessing.parent_process()
+    _produce(case_stream(level, deck_size, seed), out, stop, parent and parent.is_alive)
 
 
 #: how long (s) ``close()`` waits for the child process to stop before terminating it

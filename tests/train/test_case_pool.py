@@ -105,3 +105,46 @@ def test_the_child_process_leaves_ctrl_c_to_the_trainer():
         assert len({c.seed for c in (pool.next(), pool.next())}) == 2
     finally:
         pool.close()
+
+
+def test_the_child_process_stops_when_the_trainer_is_killed():
+    """A killed trainer cannot close its pool: the child notices its parent is gone."""
+    import contextlib
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = (
+        "import time\n"
+        "from parlour.train.case_pool import CasePool\n"
+        "pool = CasePool('easy', seed=1, prefetch=2, process=True)\n"
+        "pool.next()\n"
+        "print(pool._thread.pid, flush=True)\n"
+        "time.sleep(600)\n"
+    )
+    trainer = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    child = None
+    try:
+        child = int(trainer.stdout.readline())
+        trainer.send_signal(signal.SIGKILL)
+        trainer.wait()
+
+        def running(pid: int) -> bool:  # (a zombie has exited: only its parent did not reap it)
+            try:
+                with open(f"/proc/{pid}/stat") as f:
+                    return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+            except FileNotFoundError:
+                return False
+
+        deadline = time.monotonic() + 20
+        while running(child) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not running(child)
+    finally:
+        trainer.kill()
+        trainer.wait()
+        if child is not None:  # (a child left running by a failure is not left behind)
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(child, signal.SIGKILL)
