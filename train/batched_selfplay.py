@@ -85,6 +85,7 @@ class BatchedSelfPlayVecEnv(VecEnv):
         self.snapshot_weight = float(snapshot_weight)
         self.max_snapshots = int(max_snapshots)
         self.snapshots: list[int] = []  # kinds of the snapshots in the pool
+        self._evicted: list[int] = []  # snapshot kinds out of the pool, freed once no game has them
         self._policies: dict[int, Any] = {}
         for k, spec in enumerate(self.specs):
             if spec.startswith("ppo:"):
@@ -147,7 +148,10 @@ class BatchedSelfPlayVecEnv(VecEnv):
         self._policies[k] = _load(spec)
         self.snapshots.append(k)
         while len(self.snapshots) > self.max_snapshots:
-            self.snapshots.pop(0)  # (games that drew it finish with it; no new deal draws it)
+            # games that drew it finish with it; no new deal draws it, and its network is
+            # dropped once the last of those games is over (_free_evicted)
+            self._evicted.append(self.snapshots.pop(0))
+        self._free_evicted()
 
     def close(self) -> None:
         pass
@@ -199,6 +203,15 @@ class BatchedSelfPlayVecEnv(VecEnv):
             self.opp[games] = kinds
             res = self._play_opponents()
             games = np.flatnonzero(res.done)  # (a game over before the learner moved: again)
+        self._free_evicted()
+
+    def _free_evicted(self) -> None:
+        """Drop the networks of evicted snapshots that no game's seat holds any more."""
+        if self._evicted:
+            held = np.isin(self._evicted, self.opp)
+            for k in np.asarray(self._evicted)[~held].tolist():
+                del self._policies[k]
+            self._evicted = np.asarray(self._evicted)[held].tolist()
 
     def _play_opponents(self) -> StepResult:
         """Opponents move (batched by kind) until the learner is to act in every live game;

@@ -137,3 +137,20 @@ def test_short_batched_training_is_deterministic(tmp_path, monkeypatch):
         curves.append(([[r[i] for i in keep] for r in rows], json.dumps(report["final"])))
         assert report["timesteps"] >= 1024
     assert curves[0] == curves[1]
+
+
+def test_evicted_snapshots_are_dropped_once_no_game_holds_them():
+    from pathlib import Path
+
+    model = str(Path(__file__).parents[1] / "data" / "legacy_audition_model.zip")
+    env = B.BatchedSelfPlayVecEnv(8, 2, snapshot_weight=1.0, max_snapshots=1, seed=0)
+    env.reset()
+    env.add_snapshot(model)
+    _run(env, 60)  # (every game has ended since: each opponent is the first snapshot)
+    first = env.snapshots[0]
+    assert (env.opp == first).any()
+    env.add_snapshot(model)  # the first leaves the pool; games that drew it finish with it
+    assert env.snapshots == [first + 1] and first in env._policies
+    _run(env, 60, seed=1)
+    assert not (env.opp == first).any()
+    assert set(env._policies) == {first + 1}  # its network is gone, the pool's is kept
