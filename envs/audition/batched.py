@@ -182,9 +182,9 @@ class BatchedAudition:
         idx = self._ar if games is None else np.asarray(games)
         if len(states) != len(idx):
             raise ValueError(f"states: need {len(idx)} states, got {len(states)}")
+        if any(st.config != self.config or st.num_moves for st in states):  # (before any write)
+            raise ValueError("states must be fresh deals of this engine's configuration")
         for i, st in zip(idx, states, strict=True):
-            if st.config != self.config or st.num_moves:
-                raise ValueError("states must be fresh deals of this engine's configuration")
             self.kinds[i] = st.slot_kinds
             self.deck[i, : len(st.deck)] = st.deck[::-1]
             self.dlen[i] = len(st.deck)

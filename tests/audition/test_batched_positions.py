@@ -91,3 +91,17 @@ def test_load_positions_rejects_states_of_another_table() -> None:
     uncertain = R.new_game(R.AuditionConfig(3, uncertain_counts=True), rng)
     with pytest.raises(ValueError, match="player count and uncertain-counts"):
         eng.load_positions([uncertain, uncertain])
+
+
+def test_load_with_a_bad_state_changes_no_game() -> None:
+    eng = BatchedAudition(2, 3, seed=0, auto_reset=False)
+    eng.reset([1, 2])
+    before = (eng.observe(eng.current), eng.legal_mask(), eng.deck.copy(), eng.current.copy())
+    rng = np.random.default_rng(0)
+    fresh = R.new_game(R.AuditionConfig(3), rng)
+    played = R.new_game(R.AuditionConfig(3), rng)
+    played.apply(int(np.flatnonzero(played.legal_mask())[0]))
+    with pytest.raises(ValueError, match="fresh deals"):
+        eng.load([fresh, played])  # the first is fine, the second is not: neither is loaded
+    after = (eng.observe(eng.current), eng.legal_mask(), eng.deck, eng.current)
+    assert all(np.array_equal(a, b) for a, b in zip(before, after, strict=True))
