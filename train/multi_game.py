@@ -121,9 +121,10 @@ class MultiGameVecEnv(VecEnv):
         ended = np.flatnonzero(dones).tolist()
         if ended:
             fresh = self._drive(ended, [self.games[i].reset_steps() for i in ended])
-            for i, (o, _) in zip(ended, fresh, strict=True):
+            for i, (o, reset_info) in zip(ended, fresh, strict=True):
                 infos[i]["terminal_observation"] = obs[i].copy()  # (obs[i] becomes o)
                 obs[i] = o
+                self.reset_infos[i] = reset_info  # (as SB3's own VecEnvs do on auto-reset)
         return obs, rewards, dones, infos
 
     def action_masks(self) -> np.ndarray:

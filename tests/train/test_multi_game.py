@@ -67,6 +67,8 @@ def test_vec_env_contract_and_unique_cases():
                 assert terminal.shape == (2384,) and not np.shares_memory(terminal, obs)
                 # the finished game's last observation (no decision pending), not the next one's
                 assert terminal[size["pending_decision"]].sum() == 0
+                learner = env.games[i].learner  # the new game's seat, as SB3's VecEnvs report it
+                assert env.reset_infos[i]["seat"] == int(learner.rsplit("_", 1)[1])
                 assert isinstance(infos[i]["is_success"], bool)
                 assert set(infos[i]["opponents"].values()) <= set(POOL)
             assert (rewards[~dones] == 0).all()  # (no shaping here: paid at the end only)
