@@ -8,7 +8,7 @@ ahead of time in a background thread and hands them out in a fixed order:
 | property | how |
 |---|---|
 | seeded, reproducible | the case seeds are drawn from ``np.random.default_rng(seed)``; cases are generated and handed out in that order, whatever the timing |
-| unique per run | a case whose content (``Case.to_json()``) was already handed out is skipped (and so is a repeated case seed); a resumed run's session draws a stream of its own (``parlour.train.train.session_seed``), so across the sessions of a resumed run a case repeats only by chance: about ``n1 · n2 / 2**31`` for sessions of ``n1`` and ``n2`` cases (0.4% for 3,000 each) |
+| unique per run | a case whose content (``Case.to_json()``) was already handed out is skipped (and so is a repeated case seed); a resumed run's session draws a stream of its own (``parlour.train.train.session_seed``), so across the sessions of a resumed run a case repeats only by chance: about ``n1 · n2 / 2**31`` for sessions of ``n1`` and ``n2`` cases (0.4% for 3,000 each); the same holds between the pools of a per-game run's ``SubprocVecEnv`` workers (each env has its own pool): one pool serves every game only in the in-process batched env |
 | off the critical path | a background thread fills a queue of ``prefetch`` cases; it runs while the env's process would otherwise wait (a ``SubprocVecEnv`` worker during the PPO update, the trainer inside torch, which releases the GIL); ``process=True`` generates in a child process instead (its own core: what the in-process batched training env uses, :mod:`parlour.train.multi_game`; not possible inside a daemonic ``SubprocVecEnv`` worker); ``background=False`` generates in the caller (the same cases in every mode) |
 
 ```python
