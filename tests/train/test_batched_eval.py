@@ -8,6 +8,8 @@ import pytest
 
 from parlour.train.tournament import NO_BATCH_ENV, run_tournament
 
+from .tournament_helpers import tournament
+
 MODEL = Path(__file__).parents[1] / "data" / "legacy_audition_model.zip"
 
 
@@ -22,23 +24,9 @@ MODEL = Path(__file__).parents[1] / "data" / "legacy_audition_model.zip"
 def test_batched_tournament_equals_per_game(monkeypatch, players, specs, options):
     games = 48 if specs[0] == "random" else 18  # (the per-game ppo path is the slow one)
 
-    def play():
-        r = run_tournament(
-            "audition",
-            players,
-            specs,
-            games,
-            seed=11,
-            game_options=options,
-            workers=1,
-            progress=False,
-        )
-        r.pop("wall_time_s"), r.pop("workers")
-        return r
-
-    batched = play()
+    batched = tournament(players, specs, games, 11, options)
     monkeypatch.setenv(NO_BATCH_ENV, "1")
-    assert play() == batched
+    assert tournament(players, specs, games, 11, options) == batched
     assert batched["games"] >= games
 
 
@@ -51,20 +39,8 @@ def test_unbatchable_agents_fall_back_to_the_per_game_path():
 
 @pytest.mark.parametrize("options", [{"seer": True}, {"render_mode": "ansi"}])
 def test_env_options_the_engine_lacks_fall_back_to_the_per_game_path(monkeypatch, options):
-    def play():
-        r = run_tournament(
-            "audition",
-            2,
-            ["random", "audition.greedy"],
-            4,
-            seed=2,
-            game_options=options,
-            workers=1,
-            progress=False,
-        )
-        r.pop("wall_time_s"), r.pop("workers")
-        return r
-
-    fallback = play()  # (raised TypeError from the engine before)
+    specs = ["random", "audition.greedy"]
+    fallback = tournament(2, specs, 4, 2, options)  # (raised TypeError from the engine before)
     monkeypatch.setenv(NO_BATCH_ENV, "1")
-    assert play() == fallback and fallback["game_options"] == options
+    assert tournament(2, specs, 4, 2, options) == fallback
+    assert fallback["game_options"] == options

@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from parlour.train.tournament import NO_BATCH_ENV, run_tournament
+from parlour.train.tournament import NO_BATCH_ENV
+
+from .tournament_helpers import tournament
 
 MODEL = Path(__file__).parents[1] / "data" / "legacy_audition_model.zip"
 
@@ -43,18 +45,7 @@ def test_lockstep_tournament_equals_per_game(monkeypatch, players, specs, option
     monkeypatch.setattr(L, "play_lockstep", lambda *a, **k: played.append(1) or real(*a, **k))
 
     def play():
-        r = run_tournament(
-            "audition",
-            players,
-            specs,
-            games,
-            seed=5,
-            game_options=options,
-            workers=1,
-            progress=False,
-        )
-        r.pop("wall_time_s"), r.pop("workers")
-        return r
+        return tournament(players, specs, games, 5, options)
 
     lockstep = play()
     assert played  # (the lockstep path did play)
