@@ -774,6 +774,15 @@ def test_mid_game_checkpoints_pickle_deepcopy_clone_continue_identically():
         assert [e.game.hand_ids(p) for p in range(3)] == [e2.game.hand_ids(p) for p in range(3)]
         assert e.game.deck == e2.game.deck == e3.game.deck
     assert len(e.game.revealed) > revealed_before  # a reshuffle happened after the checkpoint
+    # the env and its game share one generator in every copy, so the next unseeded reset (its
+    # case and deal come from that generator, which the reshuffles moved) is the same too
+    assert all(x._np_random is x.game.rng for x in (e, e2, e3))
+    for x in (e, e2, e3):
+        x.reset()
+    first = [
+        (x.game.case.to_json(), x.observe(x.agent_selection)["observation"]) for x in (e, e2, e3)
+    ]
+    assert all(c == first[0][0] and np.array_equal(o, first[0][1]) for c, o in first)
 
 
 def test_classic_cases_and_case_files_play_at_their_own_level(tmp_path):

@@ -113,10 +113,12 @@ class GuestsState(ExchangeMixin, AccusationMixin):
 
     # -- copying ------------------------------------------------------------------------
 
-    def clone(self) -> GuestsState:
-        """An independent copy (the case and its tables are shared: they are immutable)."""
+    def clone(self, memo: dict | None = None) -> GuestsState:
+        """An independent copy (the case and its tables are shared: they are immutable).
+        ``memo``: a ``copy.deepcopy`` memo, so that a generator the state shares with its
+        holder (the env's) stays shared in the holder's copy."""
         new = copy.copy(self)
-        new.rng = copy.deepcopy(self.rng)
+        new.rng = copy.deepcopy(self.rng, memo)
         new.hands = [list(h) for h in self.hands]
         new.deck = list(self.deck)
         new.discard = list(self.discard)
@@ -145,7 +147,9 @@ class GuestsState(ExchangeMixin, AccusationMixin):
         return new
 
     def __deepcopy__(self, memo: dict) -> GuestsState:
-        return self.clone()
+        new = self.clone(memo)
+        memo[id(self)] = new
+        return new
 
     # -- basic queries ------------------------------------------------------------------
 
