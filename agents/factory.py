@@ -205,6 +205,23 @@ def shipped_specs(game: str, players: int | None = None) -> list[str]:
     ]
 
 
+def spec_model_file(spec: str) -> str | None:
+    """The model file (or run folder) an agent spec plays from — ``ppo:PATH[:sample]`` or a
+    ``model=PATH`` option, a shipped model's name resolved — or None (a scripted agent)."""
+    if spec.startswith("ppo:"):
+        path = spec[len("ppo:") :].removesuffix(":sample")
+    else:
+        try:
+            path = parse_spec(spec)[1].get("model")
+        except ValueError:
+            return None
+        if path is None:
+            return None
+    from parlour.models import resolve_model_path
+
+    return resolve_model_path(path)
+
+
 def check_agents_fit(agents: Any, env: Any) -> None:
     """Let every agent that can check its fit to ``env`` do so (``ppo:`` models: observation
     and action sizes), so that a model of another game fails before any game is played."""

@@ -269,7 +269,7 @@ def _build(cls: type, data: Any, prefix: str = "") -> Any:
         raise ConfigError(f"{prefix or 'config'}: expected a mapping, got {data!r}")
     hints = typing.get_type_hints(cls)
     fields = {f.name: f for f in dataclasses.fields(cls)}
-    unknown = sorted(set(data) - set(fields))
+    unknown = sorted(set(data) - set(fields), key=str)  # (YAML keys may be ints too)
     if unknown:
         where = f" in {prefix}" if prefix else ""
         raise ConfigError(f"unknown key(s){where}: {unknown}; allowed: {sorted(fields)}")
@@ -380,6 +380,12 @@ def _validate(cfg: TrainConfig) -> None:
     need(sum(o.baselines.values()) > 0, "opponents.baselines: the weights must have a positive sum")
     p = cfg.ppo
     need(p.n_steps >= 1 and p.batch_size >= 1 and p.n_epochs >= 1, "ppo: sizes must be >= 1")
+    # (SB3 normalises each minibatch's advantages: a minibatch of one is NaN)
+    need(p.batch_size >= 2, f"ppo.batch_size: must be >= 2, got {p.batch_size}")
+    need(
+        p.n_steps * cfg.n_envs >= 2,
+        f"ppo.n_steps x n_envs: a rollout needs >= 2 steps, got {p.n_steps} x {cfg.n_envs}",
+    )
     need(p.learning_rate > 0, "ppo.learning_rate: must be > 0")
     need(
         p.learning_rate_end is None or 0 <= p.learning_rate_end <= p.learning_rate,
@@ -414,7 +420,15 @@ def _validate(cfg: TrainConfig) -> None:
         e.agents = list(spec.eval_baselines)
     if e.final_agents is None:
         e.final_agents = list(e.agents)
-    from parlour.agents.factory import make_agent
+    need(bool(e.agents), "eval.agents: at least one agent (or leave it out: the game's baselines)")
+    need(bool(e.final_agents), "eval.final_agents: at least one agent (or leave it out)")
+    try:  # the game options are checked by building the env once
+        from parlour.train.games import make_raw_env
+
+        env = make_raw_env(spec, cfg.players, **cfg.game_options)
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(f"game_options: {exc}") from None
+    from parlour.agents.factory import check_agents_fit, make_agent
 
     for where, specs in (
         ("opponents.baselines", list(o.baselines)),
@@ -423,16 +437,11 @@ def _validate(cfg: TrainConfig) -> None:
         ("imitation.teacher", [im.teacher] if im.teacher is not None else []),
     ):
         for s in specs:
-            try:
-                make_agent(s, spec, players=cfg.players)
+            try:  # (a model of another game or table refuses now, not mid-run)
+                check_agents_fit([make_agent(s, spec, players=cfg.players)], env)
             except (ValueError, FileNotFoundError) as exc:
                 raise ConfigError(f"{where}: {exc}") from None
-    try:  # the game options are checked by building the env once
-        from parlour.train.games import make_raw_env
-
-        make_raw_env(spec, cfg.players, **cfg.game_options)
-    except (TypeError, ValueError) as exc:
-        raise ConfigError(f"game_options: {exc}") from None
+    env.close()
 
 
 def shipped_configs() -> list[str]:

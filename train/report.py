@@ -318,9 +318,13 @@ def _history_lines(report: Mapping[str, Any], columns: tuple[Column, ...]) -> li
             row = _solo_row("", next(iter(h["results"].values())), columns)
             cells.append(row[2:4] + row[5:])
     else:
-        opps = list(history[0]["results"])
+        # every opponent any evaluation had (the final one may have others: eval.final_agents)
+        opps = list(dict.fromkeys(o for h in history for o in h["results"]))
         cols = ["steps", "wall time", *(f"vs {o}" for o in opps)]
-        cells = [[_pct(h["results"][o]["win_rate"]) for o in opps] for h in history]
+        cells = [
+            [_pct(h["results"][o]["win_rate"]) if o in h["results"] else "—" for o in opps]
+            for h in history
+        ]
     lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     for step, wall, row in zip(steps, walls, cells, strict=True):
         lines.append(f"| {step} | {wall} | " + " | ".join(row) + " |")

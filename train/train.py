@@ -343,7 +343,32 @@ def _check_run_dir(cfg: TrainConfig, run_dir: Path, resume: bool, overwrite: boo
                 f"parlour train: init_from: {source} is inside this run's folder {run_dir}, "
                 "which a new run empties (use --resume to continue a run)"
             )
+    from parlour.agents.factory import spec_model_file
+
+    for where, spec in _agent_specs(cfg):
+        model = spec_model_file(spec)
+        if model is not None and Path(model).resolve().is_relative_to(run_dir.resolve()):
+            raise SystemExit(
+                f"parlour train: {where}: {spec!r} plays a model inside this run's folder "
+                f"{run_dir}, which a new run empties (copy the model elsewhere first)"
+            )
     check_new_run(run_dir, overwrite)
+
+
+def _agent_specs(cfg: TrainConfig) -> list[tuple[str, str]]:
+    """``(config key, spec)`` of every agent the run plays with or against."""
+    e = cfg.eval
+    teacher = [cfg.imitation.teacher] if cfg.imitation.teacher is not None else []
+    return [
+        (where, spec)
+        for where, specs in (
+            ("opponents.baselines", list(cfg.opponents.baselines)),
+            ("eval.agents", e.agents or []),
+            ("eval.final_agents", e.final_agents or []),
+            ("imitation.teacher", teacher),
+        )
+        for spec in specs
+    ]
 
 
 def _init_run_dir(cfg: TrainConfig, run_dir: Path, resume: bool) -> None:

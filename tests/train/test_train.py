@@ -85,6 +85,11 @@ TINY = {
         ),
         ({"name": "x", "init_from": "runs/x/model.pt"}, "init_from: a model .zip"),
         ({"name": "x", "init_from": 3}, "init_from: expected a string"),
+        ({"name": "x", "eval": {"agents": []}}, "eval.agents: at least one agent"),
+        ({"name": "x", "eval": {"final_agents": []}}, "eval.final_agents: at least one agent"),
+        ({"name": "x", 1: 2, "foo": 3}, r"unknown key\(s\): \[1, 'foo'\]"),
+        ({"name": "x", "ppo": {"batch_size": 1}}, "ppo.batch_size: must be >= 2, got 1"),
+        ({"name": "x", "n_envs": 1, "ppo": {"n_steps": 1}}, "a rollout needs >= 2 steps"),
         ({"players": 2}, "missing required key 'name'"),
         ([1, 2], "expected a mapping"),
     ],
@@ -314,3 +319,57 @@ def test_adam_options_change_speed_not_results():
     default = trained(eps=ADAM_OPTIONS["eps"], foreach=False)
     assert ADAM_OPTIONS["foreach"] is True
     assert all(torch.equal(a, b) for a, b in zip(default, trained(**ADAM_OPTIONS), strict=True))
+
+
+LEGACY_MODEL = Path(__file__).parents[1] / "data" / "legacy_audition_model.zip"
+
+
+def test_a_model_of_another_game_is_refused_by_the_config():
+    guests = {"name": "x", "game": "guests", "game_options": {"level": "easy"}}
+    for key in ("eval", "opponents"):
+        section = (
+            {"agents": [f"ppo:{LEGACY_MODEL}"]}
+            if key == "eval"
+            else {"baselines": {f"ppo:{LEGACY_MODEL}": 1.0}}
+        )
+        with pytest.raises(ConfigError, match="trained on observations of shape"):
+            config_from_dict({**guests, key: section})
+
+
+def test_a_new_run_refuses_an_agent_whose_model_it_would_delete(tmp_path):
+    import shutil
+
+    run = tmp_path / "runs" / "tiny"
+    (run / "checkpoints").mkdir(parents=True)
+    model = run / "model.zip"
+    shutil.copy(LEGACY_MODEL, model)
+    (run / "report.json").write_text("{}")
+    before = sorted(p.name for p in run.rglob("*"))
+    cfg = tmp_path / "tiny.yaml"
+    cfg.write_text(yaml.safe_dump({**TINY, "eval": {**TINY["eval"], "agents": [f"ppo:{model}"]}}))
+    argv = ["train", str(cfg), "--runs", str(tmp_path / "runs"), "--overwrite", "--no-progress"]
+    with pytest.raises(SystemExit, match="eval.agents: .* plays a model inside this run's folder"):
+        main(argv)
+    assert sorted(p.name for p in run.rglob("*")) == before  # nothing deleted
+
+
+def test_the_history_table_lists_every_opponent_when_the_final_evaluation_has_fewer():
+    from parlour.train.report import _history_lines
+
+    def res(rate: float) -> dict:
+        return {"win_rate": rate}
+
+    report = {
+        "players": 2,
+        "history": [
+            {
+                "timesteps": 512,
+                "wall_time_s": 3,
+                "results": {"random": res(0.5), "greedy": res(0.25)},
+            },
+            {"timesteps": 1024, "wall_time_s": 6, "final": True, "results": {"random": res(0.75)}},
+        ],
+    }  # (eval.final_agents: [random]; a KeyError before)
+    lines = _history_lines(report, ())
+    assert lines[0] == "| steps | wall time | vs random | vs greedy |"
+    assert lines[2].startswith("| 512 | 3 s |") and lines[3].endswith("| — |")
