@@ -77,6 +77,12 @@ def test_bad_arguments_give_a_clear_error(capsys):
     assert "--seat must be in 0..1" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["play", "chess"])
+    sys.stdin = io.StringIO("")
+    try:  # (0 seats is refused, not taken for the default count)
+        code = main(["play", "audition", "--players", "0"])
+    finally:
+        sys.stdin = old
+    assert code == 2 and "must be in 2..6, got 0" in capsys.readouterr().err
 
 
 # ----------------------------------------------------------------------------- Awkward Guests

@@ -210,7 +210,7 @@ class Session:
         self.ui = self.spec.play_ui()
         parse_game_flags(self.spec, self.ui, args)
         self.stdin, self.out = stdin, out
-        players = args.players or self.ui.default_players
+        players = self.ui.default_players if args.players is None else args.players
         options = self.ui.env_options(args) | parse_options(getattr(args, "option", None) or [])
         specs = args.opponents or [default_opponent(self.spec, self.ui, players, options)]
         options = seat_options(specs, options)

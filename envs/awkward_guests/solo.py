@@ -128,8 +128,14 @@ class AwkwardGuestsSoloEnv(gymnasium.Env):
     def _obs(self) -> np.ndarray:
         return self._encoder.encode(self.game, 0)
 
+    def _mask(self) -> np.ndarray:
+        """The legal actions (all 0 once the episode is over, also when an illegal action
+        ended it: the game itself would still allow moves)."""
+        mask = self.game.legal_mask()
+        return np.zeros_like(mask) if self._done else mask
+
     def _info(self, **extra: Any) -> dict[str, Any]:
-        info = {"phase": self.game.phase_name, "action_mask": self.game.legal_mask()}
+        info = {"phase": self.game.phase_name, "action_mask": self._mask()}
         info.update(extra)
         return info
 
@@ -137,7 +143,7 @@ class AwkwardGuestsSoloEnv(gymnasium.Env):
         """Legal actions as a bool array of length 95 (all False once the episode is over)."""
         if self.game is None:
             raise RuntimeError("call reset() before action_masks()")
-        return self.game.legal_mask().astype(bool)
+        return self._mask().astype(bool)
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         if self.game is None:

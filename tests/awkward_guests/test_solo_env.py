@@ -125,6 +125,7 @@ def test_illegal_action_ends_the_episode_with_minus_one():
     env = _scripted_env()
     obs, r, term, trunc, info = env.step(A.YES)  # illegal during the inquiry
     assert (r, term, trunc) == (-1.0, True, False) and info["illegal_action"]
+    assert not env.action_masks().any() and not info["action_mask"].any()  # the episode is over
     env.reset(seed=1)
     obs, r, term, trunc, info = env.step("garbage")
     assert (r, term) == (-1.0, True)
