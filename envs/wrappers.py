@@ -159,7 +159,8 @@ class FastAssertOutOfBoundsWrapper(_FastForwarding, wrappers.AssertOutOfBoundsWr
                 elif isinstance(action, np.generic | np.ndarray) and (
                     np.issubdtype(action.dtype, np.integer) and action.shape == ()
                 ):
-                    ok = space.start <= int(action) < space.start + space.n
+                    action = int(action)  # (a 0-d array: the engines take Python ints)
+                    ok = space.start <= action < space.start + space.n
                 else:
                     ok = False
             else:

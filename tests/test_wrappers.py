@@ -71,3 +71,29 @@ def test_numpy_integer_actions_accepted():
     env.reset(seed=0)
     env.step(np.int64(6))  # DRAW
     assert env.unwrapped.game.phase == 1
+
+
+@pytest.mark.parametrize("game", ["audition", "guests"])
+def test_zero_d_integer_arrays_play_like_ints(game):
+    """``action_space.contains(np.array(a))`` is true: the env plays it as ``a`` (the engines
+    refused the array as an illegal action)."""
+    from parlour.envs import audition_v1, awkward_guests_v1
+
+    make = audition_v1.env if game == "audition" else awkward_guests_v1.env
+    plain, arrays = make(), make()
+    for env in (plain, arrays):
+        env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for _ in range(40):
+        if not plain.agents:
+            break
+        obs, _, term, trunc, _ = plain.last()
+        if term or trunc:
+            plain.step(None)
+            arrays.step(None)
+            continue
+        action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        plain.step(action)
+        arrays.step(np.array(action))
+        assert plain.rewards == arrays.rewards and plain.agent_selection == arrays.agent_selection
+        assert not any(arrays.unwrapped.infos[a].get("illegal_move") for a in arrays.agents)
