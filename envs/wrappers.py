@@ -132,8 +132,12 @@ class FastTerminateIllegalWrapper(_FastForwarding, wrappers.TerminateIllegalWrap
             raw._cumulative_rewards[agent] = 0
             raw.terminations = dict.fromkeys(raw.agents, True)
             raw.truncations = dict.fromkeys(raw.agents, True)
-            raw.rewards = dict.fromkeys(raw.truncations, 0)
-            raw.rewards[current_agent] = float(self._illegal_value)
+            settle = getattr(raw, "illegal_move_rewards", None)  # (a game's own settlement)
+            if settle is not None:
+                raw.rewards = settle(current_agent, float(self._illegal_value))
+            else:
+                raw.rewards = dict.fromkeys(raw.truncations, 0)
+                raw.rewards[current_agent] = float(self._illegal_value)
             raw._accumulate_rewards()
             raw._deads_step_first()
             self._terminated = True

@@ -124,7 +124,7 @@ the round limit (``truncations`` all ``True``) — is a draw among the ``m`` pla
 each gets ``k/((n−1)·m)`` where ``k`` players are out (0 when nobody is out). Solo: ``+1 −
 0.01 × rounds`` for a correct accusation, ``−1`` for a wrong one, ``0`` at the round limit.
 Illegal actions: ``env()`` wraps the game in ``TerminateIllegalWrapper`` (the offender gets −1,
-the game ends); ``raw_env().step`` raises :class:`~parlour.envs.awkward_guests.game.IllegalActionError`
+a player who went out earlier the −1/(n−1) it was due, everybody else 0; the game ends); ``raw_env().step`` raises :class:`~parlour.envs.awkward_guests.game.IllegalActionError`
 and leaves the state unchanged.
 
 Infos and results
@@ -451,6 +451,16 @@ class raw_env(TableGameAEC, AECEnv):
         # show in what is printed.
         if self.render_mode == "human" and (state.current_player != decider or state.is_terminal):
             self.render()
+
+    def illegal_move_rewards(self, offender: str, illegal_reward: float) -> dict[str, float]:
+        """The rewards when ``env()`` ends the game on ``offender``'s illegal move: the
+        offender gets ``illegal_reward``, a player who went out earlier the loss it was due at
+        the end (``-1/(n-1)``, as ``results()["returns"]``), everybody else 0."""
+        state = self.game
+        due = state.elimination_reward()
+        rewards = {a: due if state.out[self.agent_name_mapping[a]] else 0.0 for a in self.agents}
+        rewards[offender] = illegal_reward
+        return rewards
 
     # -- extras ---------------------------------------------------------------------------
 

@@ -254,6 +254,20 @@ def test_a_wrong_accuser_stays_in_agents_until_the_end_and_is_paid_its_loss_ther
     assert results["solved"] == {"player_0": False, "player_1": True, "player_2": False}
 
 
+def test_an_illegal_move_after_a_knock_out_still_pays_the_player_who_went_out():
+    env = _knock_out_player_0(max_rounds=5)
+    assert env.agent_selection == "player_1"
+    illegal = int(np.flatnonzero(env.observe("player_1")["action_mask"] == 0)[0])
+    env.step(illegal)  # env() ends the game: player_1 gets -1
+    paid = {}
+    for agent in env.agent_iter():
+        paid[agent] = env.last()[1]
+        env.step(None)
+    # player_0 is paid the loss it was due at the end (-1/(n-1)), as results() says
+    assert paid == pytest.approx({"player_0": -0.5, "player_1": -1.0, "player_2": 0.0})
+    assert env.unwrapped.results()["returns"]["player_0"] == pytest.approx(-0.5)
+
+
 def test_a_player_who_is_out_terminates_while_the_others_are_truncated_at_the_round_limit():
     env = _knock_out_player_0(max_rounds=1)
     assert env.agents == ["player_0", "player_1", "player_2"]
