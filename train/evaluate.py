@@ -108,8 +108,8 @@ def run(args: argparse.Namespace) -> int:
                 args.players,
                 args.agents,
                 args.seed,
-                options,
-                args.save_replays,
+                result["game_options"],  # (what was played: with a shipped model's options)
+                min(args.save_replays, result["games"]),  # (only games that were played)
                 out / "replays",
             )[0].parent
         )

@@ -310,3 +310,24 @@ def test_every_game_with_a_ui_plays_on_the_page_with_the_default_hooks() -> None
             move = state["moves"][int(rng.integers(len(state["moves"])))]
             state = session.move(move["action"], state["version"])["state"]
         assert "final" in json.loads(json.dumps(state))
+
+
+def test_eval_save_replays_replays_the_games_played_with_a_shipped_models_options(tmp_path):
+    """A shipped model brings the options it was trained with (its observation mode): the
+    replays are of those games, and of no more games than were played."""
+    from parlour.train.cli import main
+
+    out = tmp_path / "eval"
+    code = main(
+        [
+            "eval", "--game", "guests", "--players", "2", "--agents", "ppo:guests-2p-easy",
+            "random", "--games", "2", "--workers", "1", "--no-progress", "--out", str(out),
+            "--save-replays", "6", "--seed", "1",
+        ]
+    )  # fmt: skip
+    assert code == 0
+    report = json.loads((out / "eval.json").read_text())
+    files = sorted((out / "replays").glob("*.json"))
+    assert len(files) == report["games"] == 2
+    for f in files:
+        assert json.loads(f.read_text())["options"] == report["game_options"]
