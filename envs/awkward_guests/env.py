@@ -448,8 +448,12 @@ class raw_env(TableGameAEC, AECEnv):
             self._deads_step_first()
         # "human" prints once per finished decision (when the decider changes), never per step:
         # the number of steps of a hidden choice (going on vs. a 4-6 step accusation) must not
-        # show in what is printed.
-        if self.render_mode == "human" and (state.current_player != decider or state.is_terminal):
+        # show in what is printed. Alone at the table (the decider never changes, and nobody
+        # else watches) it prints after every step.
+        solo = self.config.num_players == 1
+        if self.render_mode == "human" and (
+            solo or state.current_player != decider or state.is_terminal
+        ):
             self.render()
 
     def illegal_move_rewards(self, offender: str, illegal_reward: float) -> dict[str, float]:

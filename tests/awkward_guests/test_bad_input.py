@@ -57,3 +57,15 @@ def test_illegal_actions_raise_and_leave_the_state_unchanged():
         with pytest.raises(G.IllegalActionError, match="illegal action"):
             st.apply(bad)
         assert pickle.dumps(st) == before
+
+
+def test_a_missing_case_file_in_the_reset_options_is_a_value_error(tmp_path):
+    from parlour.envs import awkward_guests_v1
+
+    env = awkward_guests_v1.raw_env(num_players=2)
+    env.reset(seed=0)
+    before = env.game
+    missing = tmp_path / "nowhere" / "case.json"
+    with pytest.raises(ValueError, match=r"options\['case'\]: cannot read the case file"):
+        env.reset(options={"case": missing})
+    assert env.game is before  # the failed reset changed nothing

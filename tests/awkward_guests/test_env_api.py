@@ -577,6 +577,12 @@ def test_human_render_prints_once_per_finished_decision(capsys):
         if env.game.is_terminal:
             break
     assert capsys.readouterr().out.count("Awkward Guests —") == sum(deciders)
+    alone = awkward_guests_v1.raw_env(num_players=1, render_mode="human")
+    alone.reset(seed=1)
+    capsys.readouterr()
+    for _ in range(5):  # (the decider never changes: it printed only at the end)
+        alone.step(int(np.flatnonzero(alone.observe("player_0")["action_mask"])[0]))
+        assert capsys.readouterr().out.count("Awkward Guests —") == 1
 
 
 def test_action_layout_matches_spec():

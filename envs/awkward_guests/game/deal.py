@@ -24,7 +24,12 @@ def resolve_case(case: Case | str | Path) -> Case:
     if isinstance(case, Case):  # built in Python (e.g. a rule test's synthetic deck): trusted
         return case
     if isinstance(case, str | Path):
-        return verified_case(case)
+        try:
+            return verified_case(case)
+        except OSError as e:  # (missing, unreadable: a bad option, as cases=[...] reports it)
+            raise ValueError(
+                f"options['case']: cannot read the case file {str(case)!r} ({e})"
+            ) from e
     raise ValueError(f"options['case'] must be a Case or a path to a case file, got {case!r}")
 
 
