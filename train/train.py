@@ -274,7 +274,20 @@ def _make_callback(
             self.boundary = n  # steps of the last finished rollout (what an interrupt keeps)
 
         def _on_rollout_start(self) -> None:
-            self.boundary = self.num_timesteps
+            # every step so far has been trained on (the last rollout's update is done): the
+            # evaluations and checkpoints are of the model after exactly n steps (from a step
+            # of the rollout, they held the weights of the update before, labelled n, and a
+            # resume from such a checkpoint skipped the rollout in progress)
+            n = self.boundary = self.num_timesteps
+            if n >= self.next_eval:
+                if n + self.rollout_size <= cfg.total_timesteps:  # (else the final eval is next)
+                    self.evaluate(n)
+                while self.next_eval <= n:
+                    self.next_eval += cfg.eval.every
+            if n >= self.next_ckpt:
+                self.checkpoint(n)
+                while self.next_ckpt <= n:
+                    self.next_ckpt += cfg.checkpoint_every
 
         def _on_rollout_end(self) -> None:
             self.boundary = self.num_timesteps
@@ -284,18 +297,12 @@ def _make_callback(
             self.bar.update(n - self.last_n)
             self.last_n = n
             if self.next_snapshot is not None and n >= self.next_snapshot:
+                # (the learner as of its last update, named by the step count reached)
                 path = run_dir / "snapshots" / f"snapshot_{n}.zip"
                 self.model.save(path)
                 self.training_env.env_method("add_snapshot", str(path))
                 state.snapshots.append(str(path))
                 self.next_snapshot += cfg.opponents.snapshot_every
-            if n >= self.next_eval:
-                if n + self.rollout_size <= cfg.total_timesteps:  # (else the final eval is next)
-                    self.evaluate(n)
-                self.next_eval += cfg.eval.every
-            if n >= self.next_ckpt:
-                self.checkpoint(n)
-                self.next_ckpt += cfg.checkpoint_every
             return True
 
         def evaluate(self, n: int) -> None:

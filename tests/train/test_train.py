@@ -373,3 +373,25 @@ def test_the_history_table_lists_every_opponent_when_the_final_evaluation_has_fe
     lines = _history_lines(report, ())
     assert lines[0] == "| steps | wall time | vs random | vs greedy |"
     assert lines[2].startswith("| 512 | 3 s |") and lines[3].endswith("| — |")
+
+
+def test_periodic_evaluations_see_the_model_after_exactly_their_steps(tmp_path, monkeypatch):
+    """The evaluation labelled 512 plays the weights trained on 512 steps: those of a run that
+    stops at 512 (it played the weights of the update before, mid-rollout)."""
+    import torch
+
+    from parlour.agents.ppo import load_policy
+    from parlour.train import train as T
+
+    seen = {}
+    evaluate = T.evaluate_agent
+
+    def recording(cfg, learner, *args):
+        seen[args[-1]] = {k: v.clone() for k, v in load_policy(learner[4:]).state_dict().items()}
+        return evaluate(cfg, learner, *args)
+
+    monkeypatch.setattr(T, "evaluate_agent", recording)
+    T.train(config_from_dict(TINY), tmp_path / "long", progress=False)  # evaluates at 512
+    T.train(config_from_dict({**TINY, "total_timesteps": 512}), tmp_path / "short", progress=False)
+    short = load_policy(str(tmp_path / "short" / "tiny" / "model.zip")).state_dict()
+    assert all(torch.equal(seen[512][k], v) for k, v in short.items())
