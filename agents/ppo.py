@@ -19,8 +19,10 @@ used networks (a long run's snapshots and evaluations do not accumulate). Models
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections import OrderedDict
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -46,6 +48,26 @@ def load_model(path: str | os.PathLike, **kwargs: Any) -> Any:
         return MaskablePPO.load(path, **kwargs)
 
 
+@contextlib.contextmanager
+def kept_global_rngs() -> Iterator[None]:
+    """Restore Python's, NumPy's and torch's global random states after the block. SB3's
+    ``load`` seeds all three with the saved model's seed, so every evaluation or snapshot a
+    trainer loaded restarted the trainer's own streams (its action sampling and minibatch
+    order) from that seed."""
+    import random
+
+    import torch
+
+    # (the legacy global NumPy state is what SB3 seeds and uses: kept, not used here)
+    states = random.getstate(), np.random.get_state(), torch.get_rng_state()  # noqa: NPY002
+    try:
+        yield
+    finally:
+        random.setstate(states[0])
+        np.random.set_state(states[1])  # noqa: NPY002
+        torch.set_rng_state(states[2])
+
+
 def load_policy(path: str) -> Any:
     """The policy network of a saved MaskablePPO model (cached per path and mtime); ``path`` may
     be a shipped model's name (:func:`parlour.models.resolve_model_path`)."""
@@ -62,7 +84,8 @@ def load_policy(path: str) -> Any:
         _CACHE.move_to_end(key)
         return _CACHE[key]
     try:
-        model = load_model(path, device="cpu")
+        with kept_global_rngs():  # (SB3's load seeds them: a trainer's streams must go on)
+            model = load_model(path, device="cpu")
     except Exception as exc:  # a truncated / corrupt / foreign zip raises many kinds
         raise ValueError(f"ppo: cannot load a MaskablePPO model from {path!r}: {exc}") from None
     model.policy.set_training_mode(False)

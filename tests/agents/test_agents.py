@@ -192,3 +192,27 @@ def test_greedy_beats_random_and_expert_beats_greedy():
         "audition", 2, ["audition.expert", "audition.greedy"], 200, seed=2, progress=False
     )
     assert r["agents"][0]["ci95"][0] > 0.5, r["agents"][0]
+
+
+def test_loading_a_model_leaves_the_global_random_streams_alone(tmp_path):
+    """SB3's load seeds Python's, NumPy's and torch's global generators with the saved seed: a
+    trainer that loads a snapshot or evaluates its learner would restart its own streams."""
+    import random
+    import shutil
+    from pathlib import Path
+
+    import torch
+
+    from parlour.agents.ppo import load_policy
+
+    model = tmp_path / "model.zip"  # (a fresh path: not served from the policy cache)
+    shutil.copy(Path(__file__).parents[1] / "data" / "legacy_audition_model.zip", model)
+
+    def draws() -> tuple:
+        return random.random(), np.random.random(), float(torch.rand(1))  # noqa: NPY002
+
+    random.seed(7), np.random.seed(7), torch.manual_seed(7)  # noqa: NPY002
+    expected = draws()
+    random.seed(7), np.random.seed(7), torch.manual_seed(7)  # noqa: NPY002
+    load_policy(str(model))
+    assert draws() == expected
