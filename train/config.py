@@ -350,6 +350,7 @@ def _validate(cfg: TrainConfig) -> None:
     except ValueError as exc:
         raise ConfigError(str(exc)) from None
     need(cfg.total_timesteps > 0, "total_timesteps: must be > 0")
+    need(0 <= cfg.seed < 2**32, f"seed: must be in 0..2**32 - 1 (what SB3 takes), got {cfg.seed}")
     need(cfg.n_envs >= 1, "n_envs: must be >= 1")
     need(cfg.vec_env in VEC_ENVS, f"vec_env: one of {', '.join(VEC_ENVS)}, got {cfg.vec_env!r}")
     need(cfg.checkpoint_every > 0, "checkpoint_every: must be > 0")

@@ -85,6 +85,8 @@ TINY = {
         ),
         ({"name": "x", "init_from": "runs/x/model.pt"}, "init_from: a model .zip"),
         ({"name": "x", "init_from": 3}, "init_from: expected a string"),
+        ({"name": "x", "seed": -1}, r"seed: must be in 0..2\*\*32 - 1"),
+        ({"name": "x", "seed": 2**32}, r"seed: must be in 0..2\*\*32 - 1"),
         ({"name": "x", "eval": {"agents": []}}, "eval.agents: at least one agent"),
         ({"name": "x", "eval": {"final_agents": []}}, "eval.final_agents: at least one agent"),
         ({"name": "x", 1: 2, "foo": 3}, r"unknown key\(s\): \[1, 'foo'\]"),
