@@ -387,6 +387,11 @@ def _validate(cfg: TrainConfig) -> None:
         p.n_steps * cfg.n_envs >= 2,
         f"ppo.n_steps x n_envs: a rollout needs >= 2 steps, got {p.n_steps} x {cfg.n_envs}",
     )
+    need(  # (SB3's last minibatch holds the rest of the rollout: one sample is NaN too)
+        p.n_steps * cfg.n_envs % p.batch_size != 1,
+        f"ppo.batch_size: a rollout of ppo.n_steps x n_envs = {p.n_steps * cfg.n_envs} steps "
+        f"leaves a last minibatch of one sample with batch_size {p.batch_size}; choose another",
+    )
     need(p.learning_rate > 0, "ppo.learning_rate: must be > 0")
     need(
         p.learning_rate_end is None or 0 <= p.learning_rate_end <= p.learning_rate,
@@ -431,18 +436,20 @@ def _validate(cfg: TrainConfig) -> None:
         raise ConfigError(f"game_options: {exc}") from None
     from parlour.agents.factory import check_agents_fit, make_agent
 
-    for where, specs in (
-        ("opponents.baselines", list(o.baselines)),
-        ("eval.agents", e.agents),
-        ("eval.final_agents", e.final_agents),
-        ("imitation.teacher", [im.teacher] if im.teacher is not None else []),
-    ):
-        for s in specs:
-            try:  # (a model of another game or table refuses now, not mid-run)
-                check_agents_fit([make_agent(s, spec, players=cfg.players)], env)
-            except (ValueError, FileNotFoundError) as exc:
-                raise ConfigError(f"{where}: {exc}") from None
-    env.close()
+    try:
+        for where, specs in (
+            ("opponents.baselines", list(o.baselines)),
+            ("eval.agents", e.agents),
+            ("eval.final_agents", e.final_agents),
+            ("imitation.teacher", [im.teacher] if im.teacher is not None else []),
+        ):
+            for s in specs:
+                try:  # (a model of another game or table refuses now, not mid-run)
+                    check_agents_fit([make_agent(s, spec, players=cfg.players)], env)
+                except (ValueError, FileNotFoundError) as exc:
+                    raise ConfigError(f"{where}: {exc}") from None
+    finally:
+        env.close()
 
 
 def shipped_configs() -> list[str]:

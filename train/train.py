@@ -350,6 +350,13 @@ def _check_run_dir(cfg: TrainConfig, run_dir: Path, resume: bool, overwrite: boo
                 f"parlour train: init_from: {source} is inside this run's folder {run_dir}, "
                 "which a new run empties (use --resume to continue a run)"
             )
+    refuse_agent_models_in(cfg, run_dir)
+    check_new_run(run_dir, overwrite)
+
+
+def refuse_agent_models_in(cfg: TrainConfig, run_dir: Path) -> None:
+    """``SystemExit`` if an agent the run plays with or against reads its model from
+    ``run_dir``, which a new run empties (both backends check it before emptying anything)."""
     from parlour.agents.factory import spec_model_file
 
     for where, spec in _agent_specs(cfg):
@@ -359,7 +366,6 @@ def _check_run_dir(cfg: TrainConfig, run_dir: Path, resume: bool, overwrite: boo
                 f"parlour train: {where}: {spec!r} plays a model inside this run's folder "
                 f"{run_dir}, which a new run empties (copy the model elsewhere first)"
             )
-    check_new_run(run_dir, overwrite)
 
 
 def _agent_specs(cfg: TrainConfig) -> list[tuple[str, str]]:

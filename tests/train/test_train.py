@@ -92,6 +92,10 @@ TINY = {
         ({"name": "x", 1: 2, "foo": 3}, r"unknown key\(s\): \[1, 'foo'\]"),
         ({"name": "x", "ppo": {"batch_size": 1}}, "ppo.batch_size: must be >= 2, got 1"),
         ({"name": "x", "n_envs": 1, "ppo": {"n_steps": 1}}, "a rollout needs >= 2 steps"),
+        (
+            {"name": "x", "n_envs": 1, "ppo": {"n_steps": 5, "batch_size": 2}},
+            "leaves a last minibatch of one sample",
+        ),
         ({"players": 2}, "missing required key 'name'"),
         ([1, 2], "expected a mapping"),
     ],
@@ -353,6 +357,12 @@ def test_a_new_run_refuses_an_agent_whose_model_it_would_delete(tmp_path):
     with pytest.raises(SystemExit, match="eval.agents: .* plays a model inside this run's folder"):
         main(argv)
     assert sorted(p.name for p in run.rglob("*")) == before  # nothing deleted
+    from parlour.train.rllib.runner import _check_run_dir  # the RLlib backend checks it too
+
+    data = {**TINY, "backend": "rllib", "eval": {**TINY["eval"], "agents": [f"ppo:{model}"]}}
+    with pytest.raises(SystemExit, match="plays a model inside this run's folder"):
+        _check_run_dir(config_from_dict(data), run, resume=False, overwrite=True)
+    assert sorted(p.name for p in run.rglob("*")) == before
 
 
 def test_the_history_table_lists_every_opponent_when_the_final_evaluation_has_fewer():
