@@ -111,6 +111,7 @@ def test_the_child_process_stops_when_the_trainer_is_killed():
     """A killed trainer cannot close its pool: the child notices its parent is gone."""
     import contextlib
     import os
+    import select
     import signal
     import subprocess
     import sys
@@ -127,6 +128,8 @@ def test_the_child_process_stops_when_the_trainer_is_killed():
     trainer = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
     child = None
     try:
+        ready, _, _ = select.select([trainer.stdout], [], [], 60)  # (never hang the suite)
+        assert ready, "the trainer script did not start its pool"
         child = int(trainer.stdout.readline())
         trainer.send_signal(signal.SIGKILL)
         trainer.wait()
