@@ -437,19 +437,29 @@ def _validate(cfg: TrainConfig) -> None:
     from parlour.agents.factory import check_agents_fit, make_agent
 
     try:
-        for where, specs in (
-            ("opponents.baselines", list(o.baselines)),
-            ("eval.agents", e.agents),
-            ("eval.final_agents", e.final_agents),
-            ("imitation.teacher", [im.teacher] if im.teacher is not None else []),
-        ):
-            for s in specs:
-                try:  # (a model of another game or table refuses now, not mid-run)
-                    check_agents_fit([make_agent(s, spec, players=cfg.players)], env)
-                except (ValueError, FileNotFoundError) as exc:
-                    raise ConfigError(f"{where}: {exc}") from None
+        for where, s in agent_specs(cfg):
+            try:  # (a model of another game or table refuses now, not mid-run)
+                check_agents_fit([make_agent(s, spec, players=cfg.players)], env)
+            except (ValueError, FileNotFoundError) as exc:
+                raise ConfigError(f"{where}: {exc}") from None
     finally:
         env.close()
+
+
+def agent_specs(cfg: TrainConfig) -> list[tuple[str, str]]:
+    """``(config key, spec)`` of every agent the run plays with or against (``eval.agents``
+    and ``eval.final_agents`` as validation fills them in)."""
+    e, teacher = cfg.eval, cfg.imitation.teacher
+    return [
+        (where, spec)
+        for where, specs in (
+            ("opponents.baselines", list(cfg.opponents.baselines)),
+            ("eval.agents", e.agents or []),
+            ("eval.final_agents", e.final_agents or []),
+            ("imitation.teacher", [teacher] if teacher is not None else []),
+        )
+        for spec in specs
+    ]
 
 
 def shipped_configs() -> list[str]:

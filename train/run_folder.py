@@ -6,6 +6,7 @@
 | ``--runs`` must be a folder | a file there is refused before anything runs |
 | one run per folder | ``runs/.<name>.lock`` (an ``flock``, released when the process ends, also when it is killed) stops a second ``parlour train`` using a run folder in use, naming the holder's pid (:class:`RunLock`) |
 | a new run never deletes a run | a non-empty run folder is refused unless ``--overwrite`` (or ``--resume``); with ``--overwrite`` it is emptied only after the config, the environments and the model were built (:func:`clear_run_dir`) |
+| a new run never deletes a model it plays | an agent (opponent, evaluation, teacher) whose model lies in the run folder is refused before anything is emptied (:func:`refuse_agent_models_in`; ``init_from`` likewise) |
 | ``--resume`` keeps the record true | a config that differs from the run's ``config.yaml`` in anything that shapes the model or the game (:data:`RESUME_FIXED_KEYS`) is refused, naming the keys (:func:`resume_differences`); ``config.yaml`` is rewritten only after that check |
 
 Errors are :class:`RunFolderError` (a :class:`~parlour.train.errors.UserError`): one line, exit 2.
@@ -154,3 +155,19 @@ class RunLock:
             fcntl.flock(self.fd, fcntl.LOCK_UN)
             os.close(self.fd)
             self.fd = None
+
+
+def refuse_agent_models_in(cfg: Any, run_dir: Path) -> None:
+    """``SystemExit`` if an agent the run plays with or against (a ``TrainConfig``'s) reads its
+    model from ``run_dir``, which a new run empties (both backends check it before emptying
+    anything)."""
+    from parlour.agents.factory import spec_model_file
+    from parlour.train.config import agent_specs
+
+    for where, spec in agent_specs(cfg):
+        model = spec_model_file(spec)
+        if model is not None and Path(model).resolve().is_relative_to(run_dir.resolve()):
+            raise SystemExit(
+                f"parlour train: {where}: {spec!r} plays a model inside this run's folder "
+                f"{run_dir}, which a new run empties (copy the model elsewhere first)"
+            )

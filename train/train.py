@@ -88,6 +88,7 @@ from parlour.train.run_folder import (
     check_resume,
     check_runs_parent,
     clear_run_dir,
+    refuse_agent_models_in,
 )
 from parlour.train.safe_stop import interrupt_message, no_interrupts, workers_ignore_interrupts
 
@@ -352,36 +353,6 @@ def _check_run_dir(cfg: TrainConfig, run_dir: Path, resume: bool, overwrite: boo
             )
     refuse_agent_models_in(cfg, run_dir)
     check_new_run(run_dir, overwrite)
-
-
-def refuse_agent_models_in(cfg: TrainConfig, run_dir: Path) -> None:
-    """``SystemExit`` if an agent the run plays with or against reads its model from
-    ``run_dir``, which a new run empties (both backends check it before emptying anything)."""
-    from parlour.agents.factory import spec_model_file
-
-    for where, spec in _agent_specs(cfg):
-        model = spec_model_file(spec)
-        if model is not None and Path(model).resolve().is_relative_to(run_dir.resolve()):
-            raise SystemExit(
-                f"parlour train: {where}: {spec!r} plays a model inside this run's folder "
-                f"{run_dir}, which a new run empties (copy the model elsewhere first)"
-            )
-
-
-def _agent_specs(cfg: TrainConfig) -> list[tuple[str, str]]:
-    """``(config key, spec)`` of every agent the run plays with or against."""
-    e = cfg.eval
-    teacher = [cfg.imitation.teacher] if cfg.imitation.teacher is not None else []
-    return [
-        (where, spec)
-        for where, specs in (
-            ("opponents.baselines", list(cfg.opponents.baselines)),
-            ("eval.agents", e.agents or []),
-            ("eval.final_agents", e.final_agents or []),
-            ("imitation.teacher", teacher),
-        )
-        for spec in specs
-    ]
 
 
 def _init_run_dir(cfg: TrainConfig, run_dir: Path, resume: bool) -> None:

@@ -308,8 +308,7 @@ def _prepare(cfg: TrainConfig, run_dir: Path, resume: bool) -> None:
 
 def _check_run_dir(cfg: TrainConfig, run_dir: Path, resume: bool, overwrite: bool) -> None:
     """The SB3 backend's rules (:mod:`parlour.train.run_folder`) with RLlib's checkpoint."""
-    from parlour.train.run_folder import check_new_run, check_resume
-    from parlour.train.train import refuse_agent_models_in
+    from parlour.train.run_folder import check_new_run, check_resume, refuse_agent_models_in
 
     if resume:
         check_resume(run_dir, cfg.to_dict(), checkpoint="latest")
