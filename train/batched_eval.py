@@ -29,14 +29,12 @@ import numpy as np
 
 from parlour.agents.audition_batched import greedy_actions, policy_logits
 from parlour.envs.audition import rules as R
-from parlour.envs.audition.batched import BatchedAudition, StepResult
+from parlour.envs.audition.batched import ENV_OPTIONS, BatchedAudition, StepResult
 
 #: games stepped together (bigger tournaments are played in chunks of this many)
 CHUNK = 4096
 #: agents whose tournaments are played in lockstep (their rollouts batched across games)
 SEARCH_AGENTS = ("audition.expert", "audition.search")
-#: the env options the batched engine plays (any other, e.g. ``seer``: the per-game path)
-ENGINE_OPTIONS = frozenset({"action_cards", "uncertain_counts", "reward_mode"})
 
 
 def _kind_player(spec: str) -> tuple[str, Any] | None:
@@ -69,7 +67,7 @@ def play_batched(
         game = get_game("audition")
         return play_lockstep(game, players, specs, jobs, seed, game_options, decide_many)
     kinds = [_kind_player(s) for s in specs]
-    if any(k is None for k in kinds) or not set(game_options) <= ENGINE_OPTIONS:
+    if any(k is None for k in kinds) or not set(game_options) <= set(ENV_OPTIONS):
         return None
     records = []
     for start in range(0, len(jobs), CHUNK):

@@ -35,12 +35,10 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 from parlour.agents.audition_batched import greedy_actions, policy_actions, random_actions
 from parlour.envs.audition import observation as O
 from parlour.envs.audition import rules as R
-from parlour.envs.audition.batched import BatchedAudition, StepResult
+from parlour.envs.audition.batched import ENV_OPTIONS, BatchedAudition, StepResult
 
 #: opponent specs decided in batch (``ppo:`` specs too, see :func:`batchable`)
 BATCHED_BASELINES = ("random", "audition.greedy")
-#: the env options the batched engine takes
-ENV_OPTIONS = ("action_cards", "uncertain_counts", "reward_mode")
 
 
 def batchable(spec: str) -> bool:

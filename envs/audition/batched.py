@@ -46,6 +46,9 @@ import numpy as np
 from parlour.envs.audition import observation as O
 from parlour.envs.audition import rules as R
 
+#: the ``audition_v1`` env options the batched engine plays (others, e.g. ``seer`` or
+#: ``render_mode``, have no batched counterpart)
+ENV_OPTIONS = ("action_cards", "uncertain_counts", "reward_mode")
 _NUM = R.MAX_NUMBER + 1  # per-number arrays have index 0 unused, like the rules engine
 #: winners: points first, then scoring quartets (``key = points * _TIE + quartets``)
 _TIE = R.MAX_NUMBER + 1
