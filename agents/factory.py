@@ -28,6 +28,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from parlour.agents.base import Agent
+from parlour.agents.trust import TRUST_FLAG
 
 if TYPE_CHECKING:
     from parlour.train.games import GameSpec
@@ -73,6 +74,7 @@ def _expert(spec: str, seed: int | None, sims: str | None = None) -> Agent:
 def _search(
     spec: str,
     seed: int | None,
+    trust: bool = False,
     model: str | None = None,
     sims: str | None = None,
     rollout: str | None = None,
@@ -86,6 +88,7 @@ def _search(
         spec,
         seed,
         model=model,
+        trust=trust,
         sims=_int_option("sims", sims, DEFAULT_SIMS),
         rollout=rollout if rollout is not None else "policy",
         top=_int_option("top", top, 0),
@@ -144,10 +147,19 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
 
 
 def make_agent(
-    spec: str, game: GameSpec | str, seed: int | None = None, players: int | None = None
+    spec: str,
+    game: GameSpec | str,
+    seed: int | None = None,
+    players: int | None = None,
+    *,
+    trust: bool = False,
 ) -> Agent:
     """The agent named by ``spec`` for ``game`` (see the module table); ``players``, when
-    known, lets a shipped model (``ppo:NAME``) refuse a table of another size at once."""
+    known, lets a shipped model (``ppo:NAME``) refuse a table of another size at once.
+
+    ``trust`` lets a model file that holds pickles (a Stable-Baselines3 zip, an RLlib
+    checkpoint) load: such a file runs code while it loads (``--trust-model``,
+    :mod:`parlour.agents.trust`); parlour's own model files load either way."""
     from parlour.train.games import get_game, load_object
 
     game = get_game(game)
@@ -167,7 +179,9 @@ def make_agent(
         shipped = lookup(path)
         if shipped is not None:
             check_model_fits(shipped, game.name, players, spec)
-        return PPOAgent(spec, path, seed=seed, deterministic=not sample, shipped=shipped)
+        return PPOAgent(
+            spec, path, seed=seed, deterministic=not sample, shipped=shipped, trust=trust
+        )
     if spec.startswith("rllib:"):
         from parlour.agents.rllib_agent import RLlibAgent
 
@@ -185,6 +199,10 @@ def make_agent(
     else:
         known = ", ".join([*KNOWN_SPECS, *game.agents, *shipped_specs(game.name)])
         raise ValueError(f"unknown agent {spec!r}; known agents: {known}")
+    if "trust" in options:  # (only the caller grants trust, never a spec string)
+        raise ValueError(f"agent {name!r}: trust is not an option (use {TRUST_FLAG})")
+    if name in _NEEDS_MODEL:  # (a model option: the caller's trust decides what may load)
+        options["trust"] = trust
     try:
         return builder(spec, seed, **options)
     except TypeError:

@@ -35,7 +35,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from parlour.train.cli import game_argument, parse_options, positive_int
+from parlour.train.cli import game_argument, parse_options, positive_int, trust_argument
 
 HELP = "play a tournament between agents and write JSON / Markdown / PNG results"
 
@@ -66,6 +66,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="K",
         help="write the first K games as replays",
     )
+    trust_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -94,6 +95,7 @@ def run(args: argparse.Namespace) -> int:
             game_options=options,
             workers=args.workers,
             progress=not args.no_progress,
+            trust=args.trust_model,
         )
     except (ValueError, FileNotFoundError) as exc:
         print(f"parlour eval: {exc}", file=sys.stderr)
@@ -111,6 +113,7 @@ def run(args: argparse.Namespace) -> int:
                 result["game_options"],  # (what was played: with a shipped model's options)
                 min(args.save_replays, result["games"]),  # (only games that were played)
                 out / "replays",
+                trust=args.trust_model,
             )[0].parent
         )
     print_table(result, spec=spec)

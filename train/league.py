@@ -71,7 +71,13 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from parlour.train.cli import game_argument, non_negative_int, parse_options, positive_int
+from parlour.train.cli import (
+    game_argument,
+    non_negative_int,
+    parse_options,
+    positive_int,
+    trust_argument,
+)
 from parlour.train.errors import UserError
 
 if TYPE_CHECKING:
@@ -126,6 +132,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"game orders to measure the ratings' order sensitivity on (default {ORDER_SHUFFLES})",
     )
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    trust_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -144,6 +151,7 @@ def run(args: argparse.Namespace) -> int:
         workers=args.workers,
         progress=not args.no_progress,
         order_shuffles=args.order_shuffles,
+        trust=args.trust_model,
     )
     wall = time.perf_counter() - t0
     paths = write_league(league, out, wall)
@@ -263,8 +271,11 @@ def run_league(
     workers: int | None = None,
     progress: bool = True,
     order_shuffles: int = ORDER_SHUFFLES,
+    *,
+    trust: bool = False,
 ) -> dict[str, Any]:
-    """Play the league and return its result (the content of ``league.json``)."""
+    """Play the league and return its result (the content of ``league.json``); ``trust``:
+    pickle-bearing model files may load (``--trust-model``)."""
     from parlour.train.games import get_game
     from parlour.train.tournament import check_players, play_games
 
@@ -280,7 +291,7 @@ def run_league(
     deals = math.ceil(games / per_pairing)
     played = play_games(
         game, players, specs, deals * len(table), seed, game_options, workers, progress, "league",
-        table=table,
+        table=table, trust=trust,
     )  # fmt: skip
     ranked = rankings(played.records, players)
     settings = {

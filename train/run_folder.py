@@ -25,8 +25,13 @@ from parlour.train.errors import UserError
 #: config keys a resumed run must keep: the checkpoint restores the network, the optimizer and
 #: every PPO hyper-parameter, and the game decides what the network sees
 RESUME_FIXED_KEYS = ("game", "players", "game_options", "seed", "ppo")
-#: the files whose presence marks a folder as holding a run
-RUN_MARKERS = ("model.zip", "report.json", "config.yaml", "checkpoints")
+#: the checkpoint's model file under ``checkpoints/`` (parlour's model format, Adam's state
+#: and the step counts included: :mod:`parlour.agents.model_file`)
+CHECKPOINT_MODEL = "latest.safetensors"
+#: the checkpoint model file of runs written by parlour before its own model format (pickles)
+OLD_CHECKPOINT_MODEL = "latest.zip"
+#: the files whose presence marks a folder as holding a run (``model.zip``: an older run's)
+RUN_MARKERS = ("model.safetensors", "model.zip", "report.json", "config.yaml", "checkpoints")
 
 
 class RunFolderError(UserError):
@@ -95,18 +100,28 @@ def resume_differences(saved: dict[str, Any], new: dict[str, Any]) -> list[str]:
     return out
 
 
-def check_resume(run_dir: Path, cfg_dict: dict[str, Any], checkpoint: str = "latest.zip") -> None:
+def check_resume(
+    run_dir: Path, cfg_dict: dict[str, Any], checkpoint: str = CHECKPOINT_MODEL
+) -> None:
     """Refuse ``--resume`` without a checkpoint, or with a config that changes the model/game.
 
-    ``checkpoint`` is the checkpoint's name under ``checkpoints/``: SB3's ``latest.zip`` file,
-    or RLlib's ``latest`` folder (which needs ``state.json`` beside it)."""
+    ``checkpoint`` is the checkpoint's name under ``checkpoints/``: the SB3 backend's
+    :data:`CHECKPOINT_MODEL` file, or RLlib's ``latest`` folder (which needs ``state.json``
+    beside it)."""
     import yaml
 
     ckpt = run_dir / "checkpoints" / checkpoint
     state = run_dir / "checkpoints" / "state.json"
-    found = ckpt.is_file() if checkpoint.endswith(".zip") else ckpt.is_dir() and state.is_file()
+    is_file = checkpoint.endswith((".zip", ".safetensors"))
+    found = ckpt.is_file() if is_file else ckpt.is_dir() and state.is_file()
     if not found:
-        raise RunFolderError(f"--resume but no checkpoint at {ckpt}")
+        old = run_dir / "checkpoints" / OLD_CHECKPOINT_MODEL
+        hint = (
+            f" (the run holds {old.name}, an older parlour's checkpoint, which holds pickles: "
+            f"'parlour models convert {old} {ckpt} --trust-model' converts it once, if you "
+            "trust it)"
+        )
+        raise RunFolderError(f"--resume but no checkpoint at {ckpt}" + hint * old.is_file())
     path = run_dir / "config.yaml"
     try:
         saved = yaml.safe_load(path.read_text(encoding="utf-8"))

@@ -2,7 +2,7 @@
 
 | where | what Ctrl-C does |
 |---|---|
-| main process, while learning | ``model.learn`` is stopped; the model is rolled back to its last finished rollout's step count (the weights of that update), saved as ``model.zip`` and ``checkpoints/latest.zip`` with ``state.json``, the report of what was done is written (``report.json`` ``"interrupted": true``, no final evaluation) and the command exits with code 130 and one line; ``--resume`` continues to the same final step count an uninterrupted run reaches |
+| main process, while learning | ``model.learn`` is stopped; the model is rolled back to its last finished rollout's step count (the weights of that update), saved as ``model.safetensors`` and ``checkpoints/latest.safetensors`` with ``state.json``, the report of what was done is written (``report.json`` ``"interrupted": true``, no final evaluation) and the command exits with code 130 and one line; ``--resume`` continues to the same final step count an uninterrupted run reaches |
 | while saving | ignored (:func:`no_interrupts`): a second Ctrl-C cannot leave a half-written model |
 | vec env and evaluation workers | ignored (:func:`workers_ignore_interrupts`): the main process closes them, so no worker prints a traceback |
 """
@@ -38,6 +38,6 @@ def no_interrupts() -> Iterator[None]:
 
 def interrupt_message(run_dir: Path, timesteps: int) -> str:
     return (
-        f"parlour train: interrupted at {timesteps} steps; saved model.zip, the checkpoint and "
+        f"parlour train: interrupted at {timesteps} steps; saved model.safetensors, the checkpoint and "
         f"the report in {run_dir}; continue with --resume"
     )

@@ -28,9 +28,9 @@ What a run does (config keys in :mod:`parlour.train.config`):
    and added to every worker's opponent pool (``env_method("add_snapshot", path)``).
 4. Every ``eval.every`` steps the learner plays a tournament (:mod:`parlour.train.tournament`, the same
    code as ``parlour eval``) against each of ``eval.agents``; win rates are logged (``eval/...``).
-5. Every ``checkpoint_every`` steps ``checkpoints/latest.zip`` and ``checkpoints/state.json``
+5. Every ``checkpoint_every`` steps ``checkpoints/latest.safetensors`` and ``checkpoints/state.json``
    (evaluation history, snapshots, wall time) are written; ``--resume`` continues from them.
-6. At the end: ``model.zip``, a final evaluation against ``eval.final_agents`` with
+6. At the end: ``model.safetensors``, a final evaluation against ``eval.final_agents`` with
    ``eval.final_games`` games each, ``report.md``, ``report.json``, ``learning_curve.png``, and
    the result table printed.
 
@@ -68,6 +68,9 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from parlour.agents.model_file import RUN_MODEL_FILE
+from parlour.agents.model_file import SUFFIX as MODEL_SUFFIX
+from parlour.train.cli import trust_argument
 from parlour.train.config import ConfigError, TrainConfig, load_config
 from parlour.train.errors import EXIT_INTERRUPTED
 from parlour.train.evaluation import (
@@ -80,8 +83,11 @@ from parlour.train.model import (  # (build_model: also imported from here by be
     _require_model_file,
     build_model,
     init_weights,
+    load_checkpoint,
+    save_model,
 )
 from parlour.train.run_folder import (
+    CHECKPOINT_MODEL,
     RunFolderError,
     RunLock,
     check_new_run,
@@ -113,11 +119,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--address", default=None, help="backend: rllib: the Ray cluster to run on (RAY_ADDRESS)"
     )
+    trust_argument(parser, "the config's agents and init_from")
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        cfg = load_config(args.config)
+        cfg = load_config(args.config, trust=args.trust_model)
     except ConfigError as exc:
         print(f"parlour train: {args.config}: {exc}", file=sys.stderr)
         return 2
@@ -162,7 +169,7 @@ def run(args: argparse.Namespace) -> int:
 # -- environment construction ----------------------------------------------------------------
 
 
-def _make_env(spec: GameSpec, cfg_dict: dict[str, Any]) -> Any:
+def _make_env(spec: GameSpec, cfg_dict: dict[str, Any], trust: bool = False) -> Any:
     """One training env (called in the vec env's worker; ``spec`` is pickled there)."""
     from stable_baselines3.common.monitor import Monitor
 
@@ -180,6 +187,7 @@ def _make_env(spec: GameSpec, cfg_dict: dict[str, Any]) -> Any:
         o["baselines"],
         snapshot_weight=o["snapshot_weight"],
         max_snapshots=o["max_snapshots"],
+        trust=trust,
     )
     env = SingleSeatEnv(spec, cfg_dict["players"], cfg_dict["game_options"], pool, prefetch=True)
     return Monitor(env, info_keywords=("is_success",))
@@ -196,7 +204,9 @@ def make_vec_env(cfg: TrainConfig) -> Any:
         if vec_env is not None:
             return vec_env
 
-    fns = [partial(_make_env, cfg.game_spec, cfg.to_dict()) for _ in range(cfg.n_envs)]
+    fns = [
+        partial(_make_env, cfg.game_spec, cfg.to_dict(), cfg.trust_model) for _ in range(cfg.n_envs)
+    ]
     if cfg.vec_env == "subproc" and cfg.n_envs > 1:
         return SubprocVecEnv(fns)
     return DummyVecEnv(fns)
@@ -299,8 +309,8 @@ def _make_callback(
             self.last_n = n
             if self.next_snapshot is not None and n >= self.next_snapshot:
                 # (the learner as of its last update, named by the step count reached)
-                path = run_dir / "snapshots" / f"snapshot_{n}.zip"
-                self.model.save(path)
+                path = run_dir / "snapshots" / f"snapshot_{n}{MODEL_SUFFIX}"
+                save_model(self.model, path)
                 self.training_env.env_method("add_snapshot", str(path))
                 state.snapshots.append(str(path))
                 self.next_snapshot += cfg.opponents.snapshot_every
@@ -308,8 +318,8 @@ def _make_callback(
 
         def evaluate(self, n: int) -> None:
             t0 = time.perf_counter()
-            path = run_dir / "checkpoints" / f"eval_{n}.zip"
-            self.model.save(path)
+            path = run_dir / "checkpoints" / f"eval_{n}{MODEL_SUFFIX}"
+            save_model(self.model, path)
             results = evaluate_agent(cfg, f"ppo:{path}", cfg.eval.agents, cfg.eval.games, False, n)
             path.unlink()
             summary = learner_summary(results, cfg.game_spec)
@@ -324,7 +334,7 @@ def _make_callback(
             self.eval_time += time.perf_counter() - t0
 
         def checkpoint(self, n: int) -> None:
-            self.model.save(run_dir / "checkpoints" / "latest.zip")
+            save_model(self.model, run_dir / "checkpoints" / CHECKPOINT_MODEL, optimizer=True)
             state.wall_time += time.perf_counter() - self.t_mark
             self.t_mark = time.perf_counter()
             state.save(n)
@@ -377,20 +387,18 @@ def session_seed(seed: int, steps: int) -> int:
 
 
 def _build_or_load(cfg: TrainConfig, run_dir: Path, resume: bool, vec_env: Any) -> Any:
-    from parlour.agents.ppo import load_model
-
     if not resume:
         model = build_model(cfg, vec_env)
         if cfg.init_from is not None:
-            init_weights(model, Path(cfg.init_from))
+            init_weights(model, Path(cfg.init_from), cfg.trust_model)
         return model
-    ckpt = run_dir / "checkpoints" / "latest.zip"
+    ckpt = run_dir / "checkpoints" / CHECKPOINT_MODEL
     try:
-        model = load_model(ckpt, env=vec_env, device="cpu")
-    except Exception as exc:  # a truncated / corrupt zip raises many kinds
+        model = load_checkpoint(cfg, vec_env, ckpt)
+    except (ValueError, OSError) as exc:  # a truncated / corrupt / tampered checkpoint
         raise RunFolderError(f"--resume: cannot load the checkpoint {ckpt}: {exc}") from None
-    # SB3's load seeds the envs (and NumPy, torch) with the run's seed again, which would replay
-    # the first session's deals and case stream: this session gets its own seed
+    # building the model seeded the envs (and NumPy, torch) with the run's seed again, which
+    # would replay the first session's deals and case stream: this session gets its own seed
     model.set_random_seed(session_seed(cfg.seed, model.num_timesteps))
     return model
 
@@ -418,7 +426,7 @@ def _learn(
     whether Ctrl-C stopped it (then the model is saved at its last finished rollout)."""
     from stable_baselines3.common.logger import configure
 
-    ckpt = run_dir / "checkpoints" / "latest.zip"
+    ckpt = run_dir / "checkpoints" / CHECKPOINT_MODEL
     vec_env = make_vec_env(cfg)
     imitating = cfg.imitation.teacher is not None and not resume
     try:
@@ -460,8 +468,8 @@ def _learn(
         # learner steps per second of this session, periodic evaluations excluded
         train_time = time.perf_counter() - t_start - callback.eval_time
         steps_per_s = (model.num_timesteps - start_steps) / max(train_time, MIN_DURATION_S)
-        model.save(run_dir / "model.zip")
-        model.save(ckpt)
+        save_model(model, run_dir / RUN_MODEL_FILE, optimizer=True)
+        save_model(model, ckpt, optimizer=True)
         state.save(model.num_timesteps)
         vec_env.close()
     return model, steps_per_s, interrupted
@@ -520,7 +528,7 @@ def _train_locked(cfg: TrainConfig, run_dir: Path, resume: bool, progress: bool)
         f"training done: {model.num_timesteps} steps, {steps_per_s:.0f} steps/s; final evaluation"
     )
     t_eval = time.perf_counter()
-    learner = f"ppo:{run_dir / 'model.zip'}"
+    learner = f"ppo:{run_dir / RUN_MODEL_FILE}"
     final = evaluate_agent(cfg, learner, cfg.eval.final_agents, cfg.eval.final_games, progress, 1)
     eval_time = time.perf_counter() - t_eval
     summary = learner_summary(final, spec)
@@ -536,7 +544,7 @@ def _train_locked(cfg: TrainConfig, run_dir: Path, resume: bool, progress: bool)
     report = _report(cfg, run_dir, state, model.num_timesteps, steps_per_s, eval_time, final)
     write_report(report, run_dir, spec)
     print_report(report, spec)
-    print(f"wrote {run_dir}/report.md, report.json, learning_curve.png, model.zip")
+    print(f"wrote {run_dir}/report.md, report.json, learning_curve.png, {RUN_MODEL_FILE}")
     return report
 
 
@@ -558,7 +566,7 @@ def _report(
         "train_wall_time_s": round(state.wall_time, 1),
         "train_steps_per_s": round(steps_per_s, 1),  # periodic evaluations excluded
         "final_eval_wall_time_s": round(eval_time, 1),
-        "model": str(run_dir / "model.zip"),
+        "model": str(run_dir / RUN_MODEL_FILE),
         "imitation": _imitation_summary(run_dir),
         "final": learner_summary(final, cfg.game_spec),
         "final_tournaments": final,
