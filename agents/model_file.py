@@ -541,7 +541,7 @@ def _policy_tensors(policy: Any, tensors: Mapping[str, Any], where: str) -> dict
             f"model {where!r}: its tensors do not fit the network it describes "
             f"(missing {missing[:5]}, unexpected {extra[:5]})"
         )
-    for name, tensor in given.items():
+    for name, tensor in sorted(given.items()):  # (sorted: the same error every time)
         want = stored[name]
         if tuple(tensor.shape) != tuple(want.shape) or tensor.dtype != want.dtype:
             raise ModelFileError(
@@ -619,7 +619,7 @@ def _adam_state(policy: Any, tensors: Mapping[str, Any], where: str) -> dict[int
         ok = index.isdigit() and int(index) < len(params) and key in ADAM_STATE
         if ok:
             want = () if key == "step" else tuple(params[int(index)].shape)
-            ok = tuple(tensor.shape) == want
+            ok = tuple(tensor.shape) == want and tensor.dtype == params[int(index)].dtype
         if not ok:
             raise ModelFileError(f"model {where!r}: optimizer tensor {name!r} fits no parameter")
         state.setdefault(int(index), {})[key] = tensor
