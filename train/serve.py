@@ -8,7 +8,7 @@ parlour serve --replays runs/eval/audition_2p_20260101-120000/replays
 Starts a local web server (Starlette + uvicorn, :mod:`parlour.train.web`) and prints its
 address. In the page a person picks a game, the player count, the game's options, their seat and
 the opponents (every agent spec that plays the game, plus ``ppo:PATH`` for each ``--model``
-file and each ``runs/*/model.zip`` found under the current folder), then plays by clicking.
+file and each ``runs/*/model.safetensors`` found under the current folder), then plays by clicking.
 Each browser tab is its own game; a game untouched for ``--timeout`` seconds is dropped.
 ``--replays`` lists replay files (or folders of them, e.g. written by
 ``parlour eval --save-replays K``) on the page; a replay file can also be opened from the
@@ -25,7 +25,7 @@ from parlour.train.web.sessions import DEFAULT_TIMEOUT_S
 HELP = "play the games against agents and watch replays in the browser"
 DEFAULT_PORT = 8000
 #: where ``parlour train`` leaves its models (offered as opponents when found)
-MODEL_GLOB = "runs/*/model.zip"
+MODEL_GLOB = "runs/*/model.safetensors"  # (the models parlour train writes)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
