@@ -7,7 +7,7 @@
 | ``audition.expert`` | audition | determinized Monte Carlo search (:mod:`parlour.agents.audition_expert`); options ``sims=N`` |
 | ``audition.search`` | audition | determinized search with rollouts by a trained PPO policy (:mod:`parlour.agents.audition_search`); options ``model=PATH`` (required), ``sims=N``, ``rollout=policy`` or ``greedy``, ``top=K``, ``depth=D``, ``sample=0`` or ``1`` |
 | ``guests.deducer`` | guests | deduction-engine baseline (:mod:`parlour.agents.guests_deducer`); option ``p=P`` accuses once a candidate has probability ≥ P |
-| ``ppo:PATH`` | any | a trained MaskablePPO model, most probable legal action (:mod:`parlour.agents.ppo`) |
+| ``ppo:PATH`` | any | a trained MaskablePPO model, most probable legal action (:mod:`parlour.agents.ppo`): parlour's model format (``.safetensors``), or a Stable-Baselines3 zip only with ``trust=True`` (``--trust-model``: a zip runs code while it loads) |
 | ``ppo:NAME`` | its own | a model shipped with parlour, by short name (``ppo:audition-2p``; ``parlour models`` lists them, :mod:`parlour.models`); refused for another game or player count |
 | ``ppo:PATH:sample`` | any | the same, sampling from the masked policy (also ``ppo:NAME:sample``) |
 | ``rllib:PATH[:sample]`` | any | a policy trained with ``backend: rllib`` (``runs/NAME/checkpoint``), loaded without Ray (:mod:`parlour.agents.rllib_agent`) |

@@ -313,3 +313,21 @@ def test_resume_of_an_older_run_names_the_conversion(tmp_path, capsys):
     argv = ["train", str(cfg), "--runs", str(tmp_path / "runs"), "--resume", "--no-progress"]
     code, _, err = run_main(argv, capsys)
     assert code == 2 and "parlour models convert" in err and "latest.zip" in err
+
+
+def test_init_from_a_trusted_zip_loads_its_weights(tmp_path):
+    from parlour.train.config import config_from_dict
+    from parlour.train.model import init_weights
+    from parlour.train.train import build_model, make_vec_env
+
+    ppo_cfg = {**tiny()["ppo"], "net_arch": [16], "activation": "tanh"}  # (the zip's network)
+    cfg = config_from_dict(tiny(ppo=ppo_cfg))
+    vec_env = make_vec_env(cfg)
+    model = build_model(cfg, vec_env)
+    vec_env.close()
+    with pytest.raises(SystemExit, match=WHY):
+        init_weights(model, LEGACY)
+    init_weights(model, LEGACY, trust=True)
+    want = ppo.load_policy(str(SMALL)).state_dict()  # (the same weights, converted)
+    got = model.policy.state_dict()
+    assert all(torch.equal(got[k], v) for k, v in want.items())
