@@ -35,6 +35,7 @@ from typing import Any
 from parlour._files import _fsync_folder, atomic_path, read_regular_file, write_atomic
 from parlour.train.report import strict_json
 from parlour.train.run_folder import RunFolderError
+from parlour.train.safe_stop import deferred_interrupts
 
 #: the newest checkpoint's model file (the one name to change with the model format)
 CHECKPOINT_MODEL = "latest.zip"
@@ -91,12 +92,14 @@ def write_checkpoint(
         save_model(tmp)
     record = {"bytes": new_model.stat().st_size, "sha256": file_digest(new_model)}
     write_atomic(new_state, strict_json({**state, "model": record}, indent=1))
-    # state first: half-way, state.json's pair is found by digest as previous_state.json
-    for src, dst in ((STATE_FILE, PREVIOUS_STATE), (CHECKPOINT_MODEL, PREVIOUS_MODEL)):
-        if (folder / src).exists():
-            os.replace(folder / src, folder / dst)
-    os.replace(new_model, folder / CHECKPOINT_MODEL)
-    os.replace(new_state, folder / STATE_FILE)
+    # (a signal waits for the four renames; a kill between two is covered by find_checkpoints:
+    # the state goes first, so half-way state.json's pair is found by digest as previous_state)
+    with deferred_interrupts():
+        for src, dst in ((STATE_FILE, PREVIOUS_STATE), (CHECKPOINT_MODEL, PREVIOUS_MODEL)):
+            if (folder / src).exists():
+                os.replace(folder / src, folder / dst)
+        os.replace(new_model, folder / CHECKPOINT_MODEL)
+        os.replace(new_state, folder / STATE_FILE)
     _fsync_folder(folder)
     return record
 

@@ -354,8 +354,12 @@ def _make_callback(
             t0 = time.perf_counter()
             path = run_dir / "checkpoints" / f"eval_{n}.zip"
             _save_model(self.model, path)
-            results = evaluate_agent(cfg, f"ppo:{path}", cfg.eval.agents, cfg.eval.games, False, n)
-            path.unlink()
+            try:
+                results = evaluate_agent(
+                    cfg, f"ppo:{path}", cfg.eval.agents, cfg.eval.games, False, n
+                )
+            finally:  # (also when Ctrl-C or SIGTERM stops the evaluation)
+                path.unlink(missing_ok=True)
             summary = learner_summary(results, cfg.game_spec)
             entry = {
                 "timesteps": n,

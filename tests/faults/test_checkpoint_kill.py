@@ -21,7 +21,7 @@ import pytest
 from parlour.train import checkpoints as C
 from parlour.train import train as train_module
 from parlour.train.run_folder import RunFolderError
-from parlour.train.safe_stop import sigterm_as_interrupt, workers_ignore_interrupts
+from parlour.train.safe_stop import sigterm_as_interrupt
 
 from .helpers import assert_clean_failure, files, run_main, tiny, write_config
 
@@ -366,18 +366,21 @@ def test_sigterm_as_interrupt_raises_keyboard_interrupt_and_restores_the_handler
     assert signal.getsignal(signal.SIGTERM) == before
 
 
-def _worker_handlers(queue) -> None:
-    workers_ignore_interrupts()
-    queue.put([signal.getsignal(s) == signal.SIG_IGN for s in (signal.SIGINT, signal.SIGTERM)])
+def test_a_signal_during_the_renames_of_a_checkpoint_waits_for_them(tmp_path, monkeypatch):
+    """SIGTERM arriving between two renames of a rotation is delivered after the last one: the
+    new pair is complete (``latest``) and the one before it whole (``previous``)."""
+    _fake_pair(tmp_path, 100)
+    _fake_pair(tmp_path, 200)
+    real = os.replace
 
+    def replace(src, dst):
+        real(src, dst)
+        if Path(dst).name == C.PREVIOUS_STATE:  # (the first rename of the rotation)
+            os.kill(os.getpid(), signal.SIGTERM)
 
-def test_workers_ignore_sigterm_as_well_as_sigint():
-    """SLURM signals every process of a job: a worker killed by SIGTERM would break the save."""
-    import multiprocessing
-
-    ctx = multiprocessing.get_context("spawn")
-    queue = ctx.Queue()
-    proc = ctx.Process(target=_worker_handlers, args=(queue,))
-    proc.start()
-    assert queue.get(timeout=WAIT_S) == [True, True]
-    proc.join(timeout=WAIT_S)
+    monkeypatch.setattr(C.os, "replace", replace)
+    with pytest.raises(KeyboardInterrupt), sigterm_as_interrupt():
+        _fake_pair(tmp_path, 300)
+    monkeypatch.undo()
+    assert [c.timesteps for c in C.find_checkpoints(tmp_path)] == [300, 200]
+    assert C.find_checkpoints(tmp_path)[0].newest
