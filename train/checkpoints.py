@@ -7,13 +7,14 @@ evaluation history, the snapshots, the wall time, and the size and SHA-256 of it
 |---|---|
 | :data:`CHECKPOINT_MODEL` (``latest.zip``) and ``state.json`` | the newest checkpoint |
 | ``previous.zip`` and ``previous_state.json`` | the one before it, kept until a newer one is complete |
-| ``.new.zip``, ``.new_state.json`` (and ``.*.tmp``) | a checkpoint being written (ignored when resuming) |
+| ``.new.zip``, ``.new_state.json`` (and ``.*.tmp``) | a checkpoint being written (ignored when resuming; what a killed run left is removed by the next checkpoint) |
 
 | function | what |
 |---|---|
 | :func:`write_checkpoint` | ``save_model(path)`` writes the new model under a temporary name; its state (with the model's size and digest) likewise; only then the newest pair becomes ``previous`` and the new pair ``latest``, each move an ``os.replace``: at every moment one complete pair exists |
 | :func:`find_checkpoints` | the usable pairs, newest first (:class:`Checkpoint`): a state is paired with the model file whose size and digest it records, so a pair caught half-way through a move is still found; a missing, truncated, corrupt or mismatched file only removes its pair. No usable pair: :class:`~parlour.train.run_folder.RunFolderError` naming what is wrong with each file |
 | :func:`rewrite_state` | the newest pair's ``state.json`` again, same model (the final evaluation added) |
+| :class:`RunState` | the state of a run in progress: restored from the pair ``--resume`` uses, saved with each new model (:meth:`RunState.save`), updated with the final evaluation (:meth:`RunState.update`) |
 | :func:`read_state` | a ``state.json``, read through :func:`parlour._files.read_regular_file` (at most :data:`MAX_STATE_BYTES`) |
 
 ``--resume`` loads the first pair whose model loads; when that is not the newest
@@ -32,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from parlour._files import _fsync_folder, atomic_path, read_regular_file, write_atomic
+from parlour._files import TMP_SUFFIX, _fsync_folder, atomic_path, read_regular_file, write_atomic
 from parlour.train.report import strict_json
 from parlour.train.run_folder import RunFolderError
 from parlour.train.safe_stop import deferred_interrupts
@@ -87,6 +88,8 @@ def write_checkpoint(
     added (returned: the ``model`` record). The newest pair becomes the previous one only once
     the new one is complete."""
     folder.mkdir(parents=True, exist_ok=True)
+    for stale in folder.glob(f".*{TMP_SUFFIX}"):  # (left by a killed run: the folder is locked)
+        stale.unlink(missing_ok=True)
     new_model, new_state = folder / NEW_MODEL, folder / NEW_STATE
     with atomic_path(new_model) as tmp:
         save_model(tmp)
@@ -179,3 +182,39 @@ def fallback_warning(used: Checkpoint, folder: Path) -> str:
         f"{STATE_FILE}) is incomplete or damaged; resuming from {used.model.name} with "
         f"{used.state.name} ({used.timesteps} steps)"
     )
+
+
+class RunState:
+    """What a checkpoint of ``parlour train`` remembers besides the model (its ``state.json``):
+    the evaluation history, the snapshots, the wall time; saved with the model as a pair."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder  # (runs/<name>/checkpoints)
+        self.history: list[dict[str, Any]] = []
+        self.snapshots: list[str] = []
+        self.wall_time = 0.0
+        self.model_record: dict[str, Any] | None = None  # (the newest pair's model file)
+
+    def restore(self, ckpt: Checkpoint) -> None:
+        """The state of the pair ``--resume`` continues from."""
+        self.history = list(ckpt.data["history"])
+        self.snapshots = [str(p) for p in ckpt.data["snapshots"]]
+        self.wall_time = float(ckpt.data["wall_time"])
+        self.model_record = ckpt.data.get("model")
+
+    def _data(self, timesteps: int) -> dict[str, Any]:
+        return {
+            "timesteps": int(timesteps),
+            "history": self.history,
+            "snapshots": self.snapshots,
+            "wall_time": self.wall_time,
+        }
+
+    def save(self, timesteps: int, save_model: Callable[[Path], None]) -> None:
+        """A new checkpoint pair: the model ``save_model(path)`` writes (at ``timesteps``) and
+        this state (:func:`write_checkpoint`)."""
+        self.model_record = write_checkpoint(self.folder, save_model, self._data(timesteps))
+
+    def update(self, timesteps: int) -> None:
+        """Rewrite the newest pair's state (same model file: e.g. with the final evaluation)."""
+        rewrite_state(self.folder, {**self._data(timesteps), "model": self.model_record})

@@ -77,13 +77,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from parlour._files import atomic_path, read_regular_file, write_atomic
-from parlour.train.checkpoints import (
-    Checkpoint,
-    fallback_warning,
-    find_checkpoints,
-    rewrite_state,
-    write_checkpoint,
-)
+from parlour.train.checkpoints import RunState, fallback_warning, find_checkpoints
 from parlour.train.config import ConfigError, TrainConfig, load_config
 from parlour.train.errors import EXIT_INTERRUPTED
 from parlour.train.evaluation import (
@@ -256,41 +250,6 @@ def _load_checkpoint_model(path: Path, vec_env: Any) -> Any:
     return load_model(path, env=vec_env, device="cpu")
 
 
-class RunState:
-    """What a checkpoint remembers besides the model (its ``state.json``, written with the model
-    as a pair by :func:`parlour.train.checkpoints.write_checkpoint`)."""
-
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder  # (runs/<name>/checkpoints)
-        self.history: list[dict[str, Any]] = []
-        self.snapshots: list[str] = []
-        self.wall_time = 0.0
-        self.model_record: dict[str, Any] | None = None  # (the newest pair's model file)
-
-    def restore(self, ckpt: Checkpoint) -> None:
-        self.history = list(ckpt.data["history"])
-        self.snapshots = [str(p) for p in ckpt.data["snapshots"]]
-        self.wall_time = float(ckpt.data["wall_time"])
-        self.model_record = ckpt.data.get("model")
-
-    def _data(self, timesteps: int) -> dict[str, Any]:
-        return {
-            "timesteps": int(timesteps),
-            "history": self.history,
-            "snapshots": self.snapshots,
-            "wall_time": self.wall_time,
-        }
-
-    def save(self, timesteps: int, model: Any) -> None:
-        """A new checkpoint pair: ``model`` (at ``timesteps``) and this state."""
-        data = self._data(timesteps)
-        self.model_record = write_checkpoint(self.folder, partial(_save_model, model), data)
-
-    def update(self, timesteps: int) -> None:
-        """Rewrite the newest pair's state (same model file: e.g. with the final evaluation)."""
-        rewrite_state(self.folder, {**self._data(timesteps), "model": self.model_record})
-
-
 def _make_callback(
     cfg: TrainConfig, run_dir: Path, state: RunState, progress: bool, t_start: float
 ):
@@ -374,7 +333,7 @@ def _make_callback(
         def checkpoint(self, n: int) -> None:
             state.wall_time += time.perf_counter() - self.t_mark
             self.t_mark = time.perf_counter()
-            state.save(n, self.model)
+            state.save(n, partial(_save_model, self.model))
 
         def _on_training_end(self) -> None:
             self.bar.close()
@@ -516,7 +475,7 @@ def _learn(
         train_time = time.perf_counter() - t_start - callback.eval_time
         steps_per_s = (model.num_timesteps - start_steps) / max(train_time, MIN_DURATION_S)
         _save_model(model, run_dir / "model.zip")
-        state.save(model.num_timesteps, model)
+        state.save(model.num_timesteps, partial(_save_model, model))
         vec_env.close()
     return model, steps_per_s, interrupted
 

@@ -116,7 +116,6 @@ KILLED_WRITER = textwrap.dedent(
 )
 
 
-@pytest.mark.slow  # (~12 s; fast: test_a_kill_between_the_moves_of_a_rotation_leaves_a_usable_pair)
 def test_sigkill_while_a_checkpoint_is_written_then_resume(tmp_path, capsys):
     """A real ``parlour train`` process killed with SIGKILL half-way through writing its second
     checkpoint (256 steps): the first (128) is whole and ``--resume`` finishes the run."""
@@ -140,11 +139,13 @@ def test_sigkill_while_a_checkpoint_is_written_then_resume(tmp_path, capsys):
     ckpts = tmp_path / "runs" / "tiny" / "checkpoints"
     assert json.loads((ckpts / C.STATE_FILE).read_text())["timesteps"] == 128
     assert C.find_checkpoints(ckpts)[0].newest
+    assert list(ckpts.glob(".*.tmp"))  # the half-written model, under its temporary name
     rc, _, err = run_main([*argv, "--resume"], capsys)
     assert rc == 0 and "warning" not in err, err[-3000:]
     run = tmp_path / "runs" / "tiny"
     assert (run / "logs" / "resume_128").is_dir()
     assert _report(run)["timesteps"] == 512
+    assert not list(ckpts.glob(".*.tmp"))  # (the half-written file is gone)
 
 
 # -- --resume falls back to the previous pair --------------------------------------------------
