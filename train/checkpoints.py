@@ -18,8 +18,8 @@ evaluation history, the snapshots, the wall time, and the size and SHA-256 of it
 | :func:`read_state` | a ``state.json``, read through :func:`parlour._files.read_regular_file` (at most :data:`MAX_STATE_BYTES`) |
 
 ``--resume`` loads the first pair whose model loads; when that is not the newest
-(``latest.zip`` with ``state.json``) it prints one warning line saying why
-(:func:`fallback_warning`). A state written before states recorded their model (no ``model``
+(``latest.zip`` with ``state.json``) it prints one warning line naming the pair it uses and its
+step count (:func:`fallback_warning`). A state written before states recorded their model (no ``model``
 key) pairs with ``latest.zip`` by name, unchecked.
 """
 
@@ -116,7 +116,7 @@ def rewrite_state(folder: Path, state: dict[str, Any]) -> None:
 def read_state(path: Path) -> dict[str, Any]:
     """A checkpoint's state; ``RunFolderError`` naming the file when it is missing or corrupt."""
     try:
-        data = json.loads(read_regular_file(path, max_bytes=MAX_STATE_BYTES, what="--resume"))
+        data = json.loads(read_regular_file(path, max_bytes=MAX_STATE_BYTES, what="state"))
         if not isinstance(data, dict):
             raise TypeError("not a JSON object")
         _check_state(data)
