@@ -23,76 +23,33 @@ change a game.
 
 from __future__ import annotations
 
-import json
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from parlour.train.web.catalog import Catalog
+from parlour.train.web.guard import (
+    MAX_REPLAY_BYTES,
+    GuardMiddleware,
+    HostRule,
+    RequestRefused,
+    read_json,
+)
 from parlour.train.web.replay import Replay, load_replay
-from parlour.train.web.sessions import DEFAULT_TIMEOUT_S, SessionStore, WebError
+from parlour.train.web.sessions import DEFAULT_TIMEOUT_S, Limits, SessionStore, WebError
 
 STATIC = Path(__file__).parent / "static"
-#: the largest request body read (a replay document)
-MAX_BODY_BYTES = 8 * 1024 * 1024
-
-
-def catalog(models: list[str]) -> list[dict[str, Any]]:
-    """Every game with a UI, its seats, its own options and the agent specs that play it."""
-    from parlour.agents.factory import known_agents, model_agents
-    from parlour.train.games import all_games
-
-    games = []
-    for spec in all_games():
-        if spec.play_ui is None:
-            continue
-        ui = spec.play_ui()
-        games.append(
-            {
-                "name": spec.name,
-                "min_players": spec.min_players,
-                "max_players": spec.max_players,
-                "default_players": ui.default_players,
-                "default_opponent": ui.default_opponent,
-                "options": ui.web_options(),
-                "agents": known_agents(spec)
-                + [f"ppo:{m}" for m in models]
-                + [f"{name}:model={m}" for name in model_agents(spec) for m in models],
-                "shipped": shipped_for_page(spec),
-            }
-        )
-    return games
-
-
-def shipped_for_page(spec: Any) -> list[dict[str, Any]]:
-    """The shipped models of the game ``spec`` (:mod:`parlour.models`) with their seat count, game
-    options, ``default`` flag and card summary — each as ``ppo:NAME`` and as every search agent
-    built on a model (``audition.search:model=NAME``, never a default); none without the
-    ``train`` extra (torch) to play them."""
-    import importlib.util
-
-    from parlour.agents.factory import model_agents
-    from parlour.models import read_index
-
-    if importlib.util.find_spec("sb3_contrib") is None:
-        return []
-    out: list[dict[str, Any]] = []
-    for m in read_index():
-        if m.game != spec.name or not m.path.is_file():
-            continue
-        entry = {"players": m.players, "game_options": m.game_options, "summary": m.summary()}
-        out.append({"spec": f"ppo:{m.name}", "default": m.default, **entry})
-        for agent in model_agents(spec):
-            summary = f"{agent} on ppo:{m.name}: {m.summary()}"
-            out.append(
-                {**entry, "spec": f"{agent}:model={m.name}", "default": False, "summary": summary}
-            )
-    return out
+#: the address ``create_app`` answers by default (``parlour serve``'s default bind)
+DEFAULT_HOST = "127.0.0.1"
 
 
 def find_replays(paths: list[str]) -> dict[str, Path]:
@@ -105,37 +62,42 @@ def find_replays(paths: list[str]) -> dict[str, Path]:
     return found
 
 
+def client_of(request: Request) -> str:
+    """The client a game is counted against: its address (all tabs of a machine share it)."""
+    return request.client.host if request.client is not None else ""
+
+
 def create_app(
     models: list[str] | None = None,
     replays: list[str] | None = None,
     timeout: float = DEFAULT_TIMEOUT_S,
+    *,
+    host: str = DEFAULT_HOST,
+    port: int | None = None,
+    limits: Limits | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> Starlette:
-    """The app (see the module docstring); ``models``: PPO model files offered as opponents;
-    ``replays``: replay files or folders listed on the page; ``timeout``: seconds an
-    untouched game or replay is kept."""
-    games = SessionStore(timeout=timeout, what="game")
-    opened = SessionStore(timeout=timeout, what="replay")
-    models = list(models or [])
+    """The app (see the module docstring); ``models``: the operator's PPO model files offered as
+    opponents (by catalog id); ``replays``: replay files or folders listed on the page;
+    ``timeout``: seconds an untouched game or replay is kept; ``host``, ``port``: the bound
+    address, the only ``Host`` answered (``port`` None: any port); ``limits``: the stores'
+    bounds (default :class:`~parlour.train.web.sessions.Limits` with ``timeout``); ``clock``:
+    the stores' time (tests)."""
+    limits = limits or Limits(timeout=timeout)
+    games = SessionStore(limits, what="game", clock=clock)
+    opened = SessionStore(limits, what="replay", clock=clock)
+    catalog = Catalog(list(models or []))
     replay_paths = list(replays or [])
-
-    async def body(request: Request) -> Any:
-        raw = await request.body()
-        if len(raw) > MAX_BODY_BYTES:
-            raise WebError(f"request body larger than {MAX_BODY_BYTES} bytes")
-        try:
-            return json.loads(raw or b"{}")
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise WebError(f"the request body is not JSON: {exc}") from None
 
     async def index(request: Request) -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
     async def get_catalog(request: Request) -> JSONResponse:
-        return JSONResponse({"games": await run_in_threadpool(catalog, models)})
+        return JSONResponse({"games": await run_in_threadpool(catalog.games)})
 
     async def new_game(request: Request) -> JSONResponse:
-        data = await body(request)
-        key, session = await run_in_threadpool(games.create, data)
+        data = await read_json(request)
+        key, session = await run_in_threadpool(games.create, data, client_of(request), catalog)
         return JSONResponse({"id": key, "state": session.state(), "frames": session.opening})
 
     def locked(session: Any, what: Any) -> Any:
@@ -148,7 +110,7 @@ def create_app(
         return JSONResponse({"state": state})
 
     async def move(request: Request) -> JSONResponse:
-        data = await body(request)
+        data = await read_json(request)
         if not isinstance(data, dict) or set(data) != {"action", "version"}:
             raise WebError('a move is {"action": <int>, "version": <int>}')
         session = games.get(request.path_params["id"])
@@ -170,17 +132,20 @@ def create_app(
         return JSONResponse({"replays": sorted(find_replays(replay_paths))})
 
     async def open_replay(request: Request) -> JSONResponse:
-        data = await body(request)
+        data = await read_json(request, MAX_REPLAY_BYTES)
         if not isinstance(data, dict) or len(data) != 1 or not {"name", "replay"} & set(data):
             raise WebError('open a replay with {"name": <a listed file>} or {"replay": <document>}')
+        client = client_of(request)
+        opened.admit(client)
         if "name" in data:
             path = find_replays(replay_paths).get(data["name"])
             if path is None:
                 raise WebError(f"no replay file {data['name']!r} is listed", 404)
             replay = await run_in_threadpool(load_replay, path)
         else:
-            replay = await run_in_threadpool(Replay, data["replay"])
-        return JSONResponse({"id": opened.add(replay), "summary": replay.summary()})
+            doc, check = data["replay"], catalog.check_replay_options
+            replay = await run_in_threadpool(Replay, doc, check)
+        return JSONResponse({"id": opened.add(replay, client), "summary": replay.summary()})
 
     async def replay_frame(request: Request) -> JSONResponse:
         replay = opened.get(request.path_params["id"])
@@ -191,7 +156,7 @@ def create_app(
         return JSONResponse(await run_in_threadpool(replay.frame, int(step_text), view))
 
     async def on_error(request: Request, exc: Exception) -> JSONResponse:
-        assert isinstance(exc, WebError)
+        assert isinstance(exc, WebError | RequestRefused)
         return JSONResponse({"error": str(exc)}, status_code=exc.status)
 
     routes = [
@@ -207,6 +172,10 @@ def create_app(
         Route("/api/replays/{id}/frame", replay_frame),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, exception_handlers={WebError: on_error})
-    app.state.games, app.state.replays = games, opened
+    app = Starlette(
+        routes=routes,
+        exception_handlers={WebError: on_error, RequestRefused: on_error},
+        middleware=[Middleware(GuardMiddleware, rule=HostRule(host, port))],
+    )
+    app.state.games, app.state.replays, app.state.catalog = games, opened, catalog
     return app
