@@ -270,6 +270,12 @@ class Limits:
     per_client: int = MAX_GAMES_PER_CLIENT
     per_minute: int = MAX_NEW_PER_MINUTE
 
+    def __post_init__(self) -> None:
+        for name in ("timeout", "lifetime", "total", "per_client", "per_minute"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+                raise ValueError(f"limits: {name} must be a number > 0, got {value!r}")
+
 
 @dataclass
 class _Kept:
@@ -364,6 +370,9 @@ class SessionStore:
 
     def create(self, body: Any, client: str = "", catalog: Catalog | None = None) -> tuple:
         """A new game from a new-game request of ``client`` (its catalog ids: ``catalog``)."""
+        self.expire()
+        with self.lock:
+            self._room(client)  # (a full store refuses before any work)
         settings = parse_settings(body, catalog)
         self.admit(client)
         session = GameSession(settings)

@@ -272,7 +272,8 @@ async function openReplay(body) {
     replay = { id: data.id, summary: data.summary, playing: false };
     $("step").max = data.summary.steps;
     $("step").value = 0;
-    fillSelect($("replay-view"), data.summary.views, "omniscient");
+    // omniscient first, when offered (only for a finished game)
+    fillSelect($("replay-view"), data.summary.views, data.summary.views[0]);
     $("replay-controls").classList.remove("hidden");
     $("board").classList.remove("hidden");
     $("log").replaceChildren(
