@@ -46,7 +46,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})"
     )
     parser.add_argument(
-        "--model", nargs="+", default=[], help="PPO model files offered as opponents"
+        "--model",
+        nargs="+",
+        default=[],
+        help="PPO model files offered as opponents (the page names them by id)",
     )
     parser.add_argument(
         "--replays", nargs="+", default=[], help="replay files or folders to list on the page"
@@ -74,13 +77,17 @@ def run(args: argparse.Namespace) -> int:
         if not Path(r).exists():
             print(f"parlour serve: --replays {r}: no such file or folder")
             return 2
-    if args.timeout <= 0:
+    if not args.timeout > 0:  # (NaN too)
         print(f"parlour serve: --timeout must be > 0, got {args.timeout}")
         return 2
     if not is_loopback(args.host):
         print(EXPOSED_WARNING.format(host=args.host), file=sys.stderr, flush=True)
     app = create_app(
-        models=models, replays=args.replays, timeout=args.timeout, host=args.host, port=args.port
+        models=models,
+        replays=args.replays,
+        timeout=args.timeout,
+        host=args.host,
+        port=args.port or None,  # (--port 0: the system picks one; any port is the bound one)
     )
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")
     server = uvicorn.Server(config)

@@ -131,7 +131,17 @@ def test_the_page_shows_the_full_servers_message() -> None:
     assert "showError(err)" in js
 
 
-@pytest.mark.parametrize("bad", [0, -1])
+@pytest.mark.parametrize("bad", [0, -1, float("nan")])
 def test_limits_refuse_nonsense(bad) -> None:
-    with pytest.raises(ValueError, match="must be"):
+    with pytest.raises(ValueError, match="must be a number > 0"):
         Limits(total=bad)
+    with pytest.raises(ValueError, match="timeout must be"):
+        Limits(timeout=bad)
+
+
+def test_serve_refuses_a_nan_timeout(capsys) -> None:
+    """A NaN idle timeout would keep every game forever (no comparison with NaN is true)."""
+    from parlour.train.cli import main
+
+    assert main(["serve", "--timeout", "nan"]) == 2
+    assert "--timeout must be > 0" in capsys.readouterr().out

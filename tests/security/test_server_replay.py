@@ -106,3 +106,23 @@ def test_a_listed_replay_file_that_is_a_fifo_does_not_hang(tmp_path) -> None:
     answer = call(app, "POST", "/api/replays", {"name": str(fifo)})
     assert answer.status == 400 and "not a regular file" in answer.error
     assert time.monotonic() - t0 < 5
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64, 10**300])
+def test_a_replays_seed_out_of_range_is_a_400(seed) -> None:
+    doc = {"format": "parlour-replay", "version": 1, "game": "audition", "players": 2,
+           "seed": seed, "actions": []}  # fmt: skip
+    answer = call(make_app(), "POST", "/api/replays", {"replay": doc})
+    assert answer.status == 400 and "replay: seed must be in 0.." in answer.error
+
+
+@pytest.mark.parametrize("step", ["9" * 5000, "\u00b2", "1.5", "-1", ""])
+def test_a_frames_odd_step_is_a_400(step) -> None:
+    from urllib.parse import quote
+
+    app = make_app()
+    doc = {"format": "parlour-replay", "version": 1, "game": "audition", "players": 2,
+           "seed": 1, "actions": []}  # fmt: skip
+    rid = call(app, "POST", "/api/replays", {"replay": doc}).data["id"]
+    answer = call(app, "GET", f"/api/replays/{rid}/frame?step={quote(step)}&view=player_0")
+    assert answer.status == 400 and "step must be an integer" in answer.error

@@ -23,6 +23,7 @@ change a game.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -48,6 +49,8 @@ from parlour.train.web.replay import Replay, load_replay
 from parlour.train.web.sessions import DEFAULT_TIMEOUT_S, Limits, SessionStore, WebError
 
 STATIC = Path(__file__).parent / "static"
+#: a frame's ``step`` query: ASCII digits, few enough for an int (``"²"`` is a str.isdigit)
+STEP_PATTERN = re.compile(r"[0-9]{1,9}")
 #: the address ``create_app`` answers by default (``parlour serve``'s default bind)
 DEFAULT_HOST = "127.0.0.1"
 
@@ -150,7 +153,7 @@ def create_app(
     async def replay_frame(request: Request) -> JSONResponse:
         replay = opened.get(request.path_params["id"])
         step_text = request.query_params.get("step", "0")
-        if not step_text.isdigit():
+        if not STEP_PATTERN.fullmatch(step_text):
             raise WebError(f"step must be an integer in 0..{replay.steps}, got {step_text!r}")
         view = request.query_params.get("view", "omniscient")
         return JSONResponse(await run_in_threadpool(replay.frame, int(step_text), view))

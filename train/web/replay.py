@@ -41,6 +41,8 @@ FIELDS = ("format", "version", "game", "players", "options", "seed", "agents", "
 REQUIRED = ("format", "version", "game", "players", "seed", "actions")
 #: the view of a frame that shows everything
 OMNISCIENT = "omniscient"
+#: a replay's seed is below this (numpy seeds are non-negative; bigger ones cost)
+MAX_REPLAY_SEED = 2**64
 #: the largest replay file read (a whole game is some kilobytes)
 MAX_REPLAY_FILE_BYTES = 8 * 1024 * 1024
 
@@ -86,6 +88,8 @@ def _check_fields(doc: Any) -> None:
     for key in ("players", "seed"):
         if isinstance(doc[key], bool) or not isinstance(doc[key], int):
             raise WebError(f"replay: {key} must be an integer, got {doc[key]!r}")
+    if not 0 <= doc["seed"] < MAX_REPLAY_SEED:
+        raise WebError(f"replay: seed must be in 0..{MAX_REPLAY_SEED - 1}, got {doc['seed']}")
     actions = doc["actions"]
     if not isinstance(actions, list) or not all(
         isinstance(a, int) and not isinstance(a, bool) for a in actions

@@ -273,7 +273,7 @@ class Limits:
     def __post_init__(self) -> None:
         for name in ("timeout", "lifetime", "total", "per_client", "per_minute"):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+            if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
                 raise ValueError(f"limits: {name} must be a number > 0, got {value!r}")
 
 

@@ -160,7 +160,8 @@ async function startGame(ev) {
   if ($("seed").value !== "") body.seed = Number($("seed").value);
   try {
     setStatus("dealing…");
-    if (game) api("DELETE", `/api/games/${game.id}`).catch(() => {});
+    // the old game is closed first: it would count against this address's games
+    if (game) await api("DELETE", `/api/games/${game.id}`).catch(() => {});
     const data = await api("POST", "/api/games", body);
     game = { id: data.id, spec, state: data.state, busy: false };
     $("setup").open = false;
