@@ -3,22 +3,34 @@
 | method and path | body / query | answer |
 |---|---|---|
 | ``GET /`` | — | the page (``static/index.html``) |
-| ``GET /api/catalog`` | — | the games: seats, default players and opponent, the game's own options, agent specs (with the models given to ``parlour serve``), the game's shipped models (``shipped``: spec, players, game options, default, summary; each model as ``ppo:NAME`` and as every search agent on it, e.g. ``audition.search:model=NAME``; the page offers each only at its own seat count and selects the default one whose options are the form's) |
-| ``POST /api/games`` | ``{"game", "players", "seat", "opponents": [spec, ...], "options": {...}, "seed", "hints"}`` | ``{"id", "state", "frames"}``: a new game (``frames``: the agents' opening moves) |
+| ``GET /api/catalog`` | — | what the page may choose (:class:`~parlour.train.web.catalog.Catalog`): per game its seats, default players and opponent, its own options (``options``: name, choices, default), ``agents`` (catalog ids at any player count: the scripted agents, the operator's models ``ppo:#K`` and ``audition.search:model=#K``), ``labels`` (what the page shows for an operator's model id), ``shipped`` (the shipped models: spec, players, game options, default, summary; each as ``ppo:NAME`` and as every search agent on it, offered only at its own player count) |
+| ``POST /api/games`` | ``{"game", "players", "seat", "opponents": [catalog id, ...], "options": {name: offered value}, "seed", "hints"}`` | ``{"id", "state", "frames"}``: a new game (``frames``: the agents' opening moves) |
 | ``GET /api/games/{id}`` | — | ``{"state"}`` |
 | ``POST /api/games/{id}/move`` | ``{"action", "version"}`` | ``{"state", "frames"}``: the person's move and the agents' answers, one frame per step |
-| ``GET /api/games/{id}/replay`` | — | the game so far as a replay document |
+| ``GET /api/games/{id}/replay`` | — | the finished game as a replay document (409 while it runs) |
 | ``DELETE /api/games/{id}`` | — | ``{"closed": true}`` |
 | ``GET /api/replays`` | — | the replay files given to ``parlour serve --replays`` |
-| ``POST /api/replays`` | ``{"name"}`` (a listed file) or ``{"replay": document}`` | ``{"id", "summary"}`` |
-| ``GET /api/replays/{id}/frame`` | ``?step=K&view=omniscient|player_N`` | the state after ``K`` actions as that view sees it |
+| ``POST /api/replays`` | ``{"name"}`` (a listed file) or ``{"replay": document}`` (its options from the catalog) | ``{"id", "summary"}`` (``summary.views``: ``omniscient`` only for a finished game) |
+| ``GET /api/replays/{id}/frame`` | ``?step=K&view=omniscient|player_N`` | the state after ``K`` actions as that view sees it (omniscient: 403 unless the replay's game ends) |
 
 A state (:func:`parlour.train.web.views.seat_state`) holds ``seat``, ``agent``, ``agents``,
 ``to_move``, ``over``, ``view`` (the game's :meth:`~parlour.train.play.PlayUI.web_view`),
 ``moves`` (``action``, ``name``, ``target``), ``version`` and, at the end, ``final``. Errors are
-``{"error": message}`` with status 400 (bad request, illegal move), 404 (unknown game or
-replay), 409 (stale move: the state's ``version`` moved on) or 503 (too many games); they never
-change a game.
+``{"error": message}`` and never change a game:
+
+| status | when |
+|---|---|
+| 400 | a bad request (an agent or option outside the catalog, an illegal move, not JSON, JSON nested too deep) |
+| 403 | another origin (``Origin``, ``Sec-Fetch-Site``); the omniscient view of an unfinished replay |
+| 404 | an unknown game or replay (closed, timed out) |
+| 409 | a stale move (the state's ``version`` moved on), the replay of a running game |
+| 413 | a body over its cap (:data:`~parlour.train.web.guard.MAX_REQUEST_BYTES`, :data:`~parlour.train.web.guard.MAX_REPLAY_BYTES`) |
+| 415 | a ``POST`` that is not ``application/json`` |
+| 421 | a ``Host`` that is not the bound address (DNS rebinding) |
+| 429 | new games too fast from one address |
+| 503 | too many games open, from one address or in all (:class:`~parlour.train.web.sessions.Limits`) |
+
+Every request passes :class:`~parlour.train.web.guard.GuardMiddleware` first.
 """
 
 from __future__ import annotations
