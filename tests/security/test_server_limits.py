@@ -145,3 +145,24 @@ def test_serve_refuses_a_nan_timeout(capsys) -> None:
 
     assert main(["serve", "--timeout", "nan"]) == 2
     assert "--timeout must be > 0" in capsys.readouterr().out
+
+
+def test_ipv6_clients_are_counted_by_their_64_network() -> None:
+    """One host may hold a whole /64: its addresses share one client's bound."""
+    app = make_app(clock=Clock(), limits=Limits(per_client=2))
+    for k in (1, 2):
+        assert new_game(app, client=f"2001:db8:1:2::{k}", opponents=["random"]).status == 200
+    refused = new_game(app, client="2001:db8:1:2::ffff", opponents=["random"])
+    assert refused.status == 503 and "from your address" in refused.error
+    assert new_game(app, client="2001:db8:1:3::1", opponents=["random"]).status == 200
+
+
+def test_the_rate_of_quiet_clients_is_forgotten() -> None:
+    clock = Clock()
+    app = make_app(clock=clock)
+    for k in range(20):
+        new_game(app, client=f"192.0.2.{k}", opponents=["random"])
+    assert len(app.state.games.started) == 20
+    clock.advance(RATE_WINDOW_S)
+    new_game(app, client=VISITOR, opponents=["random"])
+    assert list(app.state.games.started) == [VISITOR]

@@ -35,6 +35,7 @@ Every request passes :class:`~parlour.train.web.guard.GuardMiddleware` first.
 
 from __future__ import annotations
 
+import ipaddress
 import re
 import time
 from collections.abc import Callable
@@ -63,6 +64,9 @@ from parlour.train.web.sessions import DEFAULT_TIMEOUT_S, Limits, SessionStore, 
 STATIC = Path(__file__).parent / "static"
 #: a frame's ``step`` query: ASCII digits, few enough for an int (``"²"`` is a str.isdigit)
 STEP_PATTERN = re.compile(r"[0-9]{1,9}")
+#: IPv6 clients are counted by their network of this prefix length (a host's usual share)
+IPV6_CLIENT_PREFIX = 64
+IPV6 = 6
 #: the address ``create_app`` answers by default (``parlour serve``'s default bind)
 DEFAULT_HOST = "127.0.0.1"
 
@@ -78,8 +82,16 @@ def find_replays(paths: list[str]) -> dict[str, Path]:
 
 
 def client_of(request: Request) -> str:
-    """The client a game is counted against: its address (all tabs of a machine share it)."""
-    return request.client.host if request.client is not None else ""
+    """The client a game is counted against: its address (all tabs of a machine share it); an
+    IPv6 address by its /64 network (one host may hold a whole /64)."""
+    host = request.client.host if request.client is not None else ""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if address.version == IPV6:
+        return str(ipaddress.ip_network(f"{address}/{IPV6_CLIENT_PREFIX}", strict=False))
+    return host
 
 
 def create_app(

@@ -345,6 +345,8 @@ class SessionStore:
         now = self.clock()
         with self.lock:
             self._room(client)
+            for quiet in [c for c, t in self.started.items() if now - t[-1] >= RATE_WINDOW_S]:
+                del self.started[quiet]  # (the clients of no recent game are forgotten)
             recent = self.started.setdefault(client, deque())
             while recent and now - recent[0] >= RATE_WINDOW_S:
                 recent.popleft()
@@ -355,8 +357,6 @@ class SessionStore:
                     429,
                 )
             recent.append(now)
-            for other in [c for c, times in self.started.items() if not times]:
-                del self.started[other]
 
     def add(self, item: Any, client: str = "") -> str:
         """Keep ``item`` under a new id (for ``client``), within the bounds."""
