@@ -155,3 +155,22 @@ def test_shipped_models_are_taken_only_at_their_own_player_count(tmp_path, monke
 def test_other_new_game_fields_are_bounded(field, value, words) -> None:
     answer = new_game(make_app(), **{field: value})
     assert answer.status == 400 and words in answer.error, answer.data
+
+
+#: odd JSON values for every field of a new game
+ODD_VALUES = [None, True, 0, 1.5, -1, 10**30, "", "x" * 1000, [], [None], {}, {"a": {"b": 1}}]
+
+
+@pytest.mark.parametrize("field", ["game", "players", "seat", "opponents", "options", "seed",
+                                   "hints"])  # fmt: skip
+def test_odd_values_of_every_field_are_answered_never_a_500(field) -> None:
+    app = make_app()
+    for value in ODD_VALUES:
+        body = {"game": "audition", "players": 2, "opponents": ["random"], field: value}
+        answer = call(app, "POST", "/api/games", body)
+        assert answer.status in (200, 400), (field, value, answer.data)  # (null: the default)
+
+
+def test_zero_players_is_refused_not_defaulted() -> None:
+    answer = new_game(make_app(), players=0)
+    assert answer.status == 400 and "players for audition must be in 2..6" in answer.error

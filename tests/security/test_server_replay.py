@@ -126,3 +126,20 @@ def test_a_frames_odd_step_is_a_400(step) -> None:
     rid = call(app, "POST", "/api/replays", {"replay": doc}).data["id"]
     answer = call(app, "GET", f"/api/replays/{rid}/frame?step={quote(step)}&view=player_0")
     assert answer.status == 400 and "step must be an integer" in answer.error
+
+
+#: odd JSON values for every field of an uploaded replay
+ODD_VALUES = [None, True, 0, 1.5, -1, 10**30, "", "x" * 1000, [], [None], {}, {"a": {"b": 1}}]
+
+
+@pytest.mark.parametrize(
+    "field", ["format", "version", "game", "players", "options", "seed", "agents", "actions",
+              "results"],
+)  # fmt: skip
+def test_odd_values_of_every_replay_field_are_answered_never_a_500(field) -> None:
+    app = make_app()
+    for value in ODD_VALUES:
+        doc = {"format": "parlour-replay", "version": 1, "game": "audition", "players": 2,
+               "seed": 1, "actions": [], field: value}  # fmt: skip
+        answer = call(app, "POST", "/api/replays", {"replay": doc})
+        assert answer.status in (200, 400), (field, value, answer.data)
