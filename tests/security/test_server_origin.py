@@ -148,3 +148,12 @@ def test_serve_warns_when_bound_off_loopback(monkeypatch, capsys) -> None:
     assert "warning: --host 0.0.0.0 is not a loopback address" in err
     assert main(["serve", "--host", "127.0.0.1", "--port", "8123"]) == 0
     assert "warning" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("path", ["/", "/api/catalog", "/static/app.js", "/api/games/none"])
+def test_no_other_site_may_frame_the_page(path) -> None:
+    for headers in ({}, {"host": "evil.example"}):
+        answer = call(make_app(), "GET", path, headers=headers)
+        assert answer.headers["x-frame-options"] == "DENY"
+        assert answer.headers["content-security-policy"] == "frame-ancestors 'none'"
+        assert answer.headers["x-content-type-options"] == "nosniff"

@@ -9,6 +9,8 @@
 | a body over the route's cap (``Content-Length`` checked first, then counted while it streams) | 413 | nothing is read past the cap |
 | JSON nested deeper than :data:`MAX_JSON_DEPTH`, or not JSON | 400 | never a 500 (``RecursionError``, an integer of too many digits) |
 
+Every answer also carries :data:`GUARD_HEADERS`: no other site may frame the page.
+
 :class:`GuardMiddleware` does the header checks for every request; :func:`read_json` reads a
 body within its cap. Errors are ``{"error": message}`` as everywhere in the API.
 """
@@ -34,6 +36,13 @@ JSON_TYPE = "application/json"
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
 #: ``Sec-Fetch-Site`` values a browser sends for requests of another origin
 FOREIGN_FETCH_SITES = ("cross-site", "same-site")
+#: headers of every answer: no page of another site may frame this one (clickjacking), no
+#: browser may guess another type than the one sent
+GUARD_HEADERS = [
+    (b"x-frame-options", b"DENY"),
+    (b"content-security-policy", b"frame-ancestors 'none'"),
+    (b"x-content-type-options", b"nosniff"),
+]
 #: the HTTP statuses of the refusals (see the module table)
 STATUS_BAD_HOST, STATUS_FOREIGN, STATUS_TOO_LARGE, STATUS_NOT_JSON = 421, 403, 413, 415
 
@@ -155,12 +164,19 @@ class GuardMiddleware:
             from starlette.datastructures import Headers
             from starlette.responses import JSONResponse
 
+            async def send_guarded(message: dict[str, Any]) -> None:
+                if message["type"] == "http.response.start":
+                    message = {**message, "headers": [*message.get("headers", []), *GUARD_HEADERS]}
+                await send(message)
+
             try:
                 check_headers(self.rule, scope["method"], scope["path"], Headers(scope=scope))
             except RequestRefused as exc:
                 response = JSONResponse({"error": str(exc)}, status_code=exc.status)
-                await response(scope, receive, send)
+                await response(scope, receive, send_guarded)
                 return
+            await self.app(scope, receive, send_guarded)
+            return
         await self.app(scope, receive, send)
 
 
