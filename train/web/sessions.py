@@ -111,8 +111,8 @@ def parse_settings(body: Any, catalog: Catalog | None = None) -> GameSettings:
     if spec is None or spec.play_ui is None:
         raise WebError(f"game must be the name of a registered game, got {name!r}")
     ui = spec.play_ui()
-    players = _int(body, "players", None)
-    if players is None:  # (absent or null: the game's default)
+    players, seat = _int(body, "players", None), _int(body, "seat", None)
+    if players is None:  # (absent or null: the default)
         players = ui.default_players
     if not spec.min_players <= players <= spec.max_players:
         raise WebError(
@@ -136,7 +136,7 @@ def parse_settings(body: Any, catalog: Catalog | None = None) -> GameSettings:
     return GameSettings(
         game=spec.name,
         players=players,
-        seat=_int(body, "seat", None) if body.get("seat") is not None else 0,
+        seat=0 if seat is None else seat,
         opponents=opponents,
         options=options,
         seed=seed,
