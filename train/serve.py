@@ -89,7 +89,11 @@ def run(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port or None,  # (--port 0: the system picks one; any port is the bound one)
     )
-    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")
+    # proxy_headers off: a client is its socket's address, never an X-Forwarded-For it sends
+    # (the bounds per client count addresses)
+    config = uvicorn.Config(
+        app, host=args.host, port=args.port, log_level="warning", proxy_headers=False
+    )
     server = uvicorn.Server(config)
     print(f"parlour serve: open http://{args.host}:{args.port}/ (Ctrl-C stops)", flush=True)
     server.run()

@@ -142,8 +142,10 @@ def test_serve_warns_when_bound_off_loopback(monkeypatch, capsys) -> None:
 
     from parlour.train.cli import main
 
-    monkeypatch.setattr(uvicorn.Server, "run", lambda self: None)  # (no server started)
+    configs = []
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self: configs.append(self.config))
     assert main(["serve", "--host", "0.0.0.0", "--port", "8123"]) == 0
+    assert configs[0].proxy_headers is False  # a client cannot name its own address
     err = capsys.readouterr().err
     assert "warning: --host 0.0.0.0 is not a loopback address" in err
     assert main(["serve", "--host", "127.0.0.1", "--port", "8123"]) == 0
