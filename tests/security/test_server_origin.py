@@ -159,3 +159,14 @@ def test_no_other_site_may_frame_the_page(path) -> None:
         assert answer.headers["x-frame-options"] == "DENY"
         assert answer.headers["content-security-policy"] == "frame-ancestors 'none'"
         assert answer.headers["x-content-type-options"] == "nosniff"
+
+
+def test_another_origin_can_neither_move_nor_close_a_game() -> None:
+    app = make_app()
+    game = new_game(app, opponents=["random"], seed=3)
+    key, state = game.data["id"], game.data["state"]
+    foreign = {"origin": "http://evil.example"}
+    move = {"action": state["moves"][0]["action"], "version": state["version"]}
+    assert call(app, "POST", f"/api/games/{key}/move", move, headers=foreign).status == 403
+    assert call(app, "DELETE", f"/api/games/{key}", headers=foreign).status == 403
+    assert call(app, "GET", f"/api/games/{key}").data["state"] == state
