@@ -149,7 +149,7 @@ def load(path: str | os.PathLike, *, trust: bool = False) -> LoadedModule:
     torch.set_num_threads(1)
     export = find_export(path)
     if export is not None:
-        if not export.is_file():
+        if not export.exists():
             raise FileNotFoundError(f"rllib: no export file at {str(export)!r}")
         return _cached(_cache_key(export), lambda: _load_safe(export))
     folder = _checkpoint_module_dir(Path(path))

@@ -23,7 +23,7 @@ The document (``FORMAT_NAME`` version ``FORMAT_VERSION``):
 | ``format``, ``version`` | ``"parlour-model"``, ``1`` |
 | ``kind`` | ``"rllib"`` |
 | ``module`` | a name of :data:`MODULE_CLASSES` (``"MaskedPPOModule"``) |
-| ``model_config`` | ``{"fcnet_hiddens": [int, …], "fcnet_activation": "tanh" or "relu"}`` |
+| ``model_config`` | ``{"fcnet_hiddens": [int, …], "fcnet_activation": "tanh" or "relu", "vf_share_layers": bool}`` |
 | ``observation`` | ``{"shape": [n], "dtype": "float32"}`` (the flat vector; the mask has ``actions`` entries) |
 | ``action`` | ``{"n": actions}`` (a ``Discrete`` space) |
 """
@@ -52,7 +52,9 @@ KIND = "rllib"
 MAX_EXPORT_BYTES = 256 * 1024 * 1024
 #: safetensors' header: an 8-byte little-endian length, then that much JSON
 HEADER_LENGTH_BYTES = 8
-#: model config keys (and allowed values) an export may set
+#: the model config keys of an export (all required, no others)
+MODEL_CONFIG_KEYS = frozenset({"fcnet_hiddens", "fcnet_activation", "vf_share_layers"})
+#: the activations an export may name
 ACTIVATIONS = ("tanh", "relu")
 #: bounds of a model config read from a file (no model of this project comes near them)
 MAX_LAYERS = 16
@@ -70,9 +72,16 @@ def _module_classes() -> dict[str, type]:
 MODULE_CLASSES = ("MaskedPPOModule",)
 
 
-def module_model_config(net_arch: list[int], activation: str) -> dict[str, Any]:
-    """The RLModule ``model_config`` of a run (the only keys an export may hold)."""
-    return {"fcnet_hiddens": [int(w) for w in net_arch], "fcnet_activation": activation}
+def module_model_config(
+    net_arch: list[int], activation: str, vf_share_layers: bool = False
+) -> dict[str, Any]:
+    """The RLModule ``model_config`` of a run (the only keys an export may hold; RLlib's PPO
+    gives the value function its own layers unless ``vf_share_layers``)."""
+    return {
+        "fcnet_hiddens": [int(w) for w in net_arch],
+        "fcnet_activation": activation,
+        "vf_share_layers": bool(vf_share_layers),
+    }
 
 
 def export_document(
@@ -177,10 +186,12 @@ def check_document(document: Any, where: str) -> None:
             f"{document.get('module')!r}"
         )
     config = document.get("model_config")
-    if not isinstance(config, Mapping) or set(config) != {"fcnet_hiddens", "fcnet_activation"}:
+    if not isinstance(config, Mapping) or set(config) != MODEL_CONFIG_KEYS:
         raise ValueError(
-            f"rllib: {where}: model_config must hold exactly fcnet_hiddens and fcnet_activation"
+            f"rllib: {where}: model_config must hold exactly {', '.join(sorted(MODEL_CONFIG_KEYS))}"
         )
+    if not isinstance(config["vf_share_layers"], bool):
+        raise ValueError(f"rllib: {where}: vf_share_layers must be true or false")
     hiddens = config["fcnet_hiddens"]
     if not isinstance(hiddens, list) or not 1 <= len(hiddens) <= MAX_LAYERS:
         raise ValueError(
