@@ -12,7 +12,8 @@
 A safe export is rebuilt from parlour's own :class:`~parlour.train.rllib.module.MaskedPPOModule`
 and loaded strictly; every loaded module must have finite weights. No Ray cluster is started or
 joined, so ``parlour eval`` and ``parlour play`` use it like any agent. :meth:`RLlibAgent.check_fits`
-refuses a game whose observation size or action count differs from the module's.
+refuses a game whose observation size or action count differs from the module's. A run made
+before parlour wrote safe exports is converted once with :func:`export_checkpoint` (trusting it).
 
 It acts through the module's inference pass, which masks illegal actions, and checks the mask
 again itself: it never returns an illegal action. By default it plays the most probable legal
@@ -162,6 +163,39 @@ def load_module(path: str | os.PathLike, *, trust: bool = False) -> Any:
     """The policy RLModule ``path`` names (a safe export, or with ``trust`` an RLlib
     checkpoint), on the CPU in eval mode."""
     return load(path, trust=trust).module
+
+
+def export_checkpoint(
+    path: str | os.PathLike, out: str | os.PathLike, *, trust: bool = False
+) -> Path:
+    """Convert the RLlib checkpoint at ``path`` (a run made before parlour wrote safe exports)
+    into the safe export ``out`` (a ``.safetensors`` file; a folder gets ``policy.safetensors``),
+    once, trusting it (``trust=True``: it unpickles). Returns the file written."""
+    from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
+
+    from parlour.train.rllib.export import (
+        EXPORT_NAME,
+        export_document,
+        module_model_config,
+        write_export,
+    )
+
+    folder = _checkpoint_module_dir(Path(path))
+    if not trust:
+        refuse_untrusted(path, "an RLlib checkpoint")
+    loaded = _load_pickled(folder)
+    config, defaults = dict(loaded.module.model_config or {}), DefaultModelConfig()
+    model_config = module_model_config(
+        config.get("fcnet_hiddens", defaults.fcnet_hiddens),
+        config.get("fcnet_activation", defaults.fcnet_activation),
+        config.get("vf_share_layers", defaults.vf_share_layers),
+    )
+    target = Path(out)
+    if target.is_dir():
+        target = target / EXPORT_NAME
+    document = export_document(model_config, loaded.obs_shape[0], loaded.actions)
+    write_export(target, loaded.module.state_dict(), document)
+    return target
 
 
 class RLlibAgent(MaskedLogitsAgent):

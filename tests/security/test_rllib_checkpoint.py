@@ -21,7 +21,7 @@ from ray.rllib.core.columns import Columns
 
 from parlour.agents import rllib_agent
 from parlour.agents.factory import make_agent
-from parlour.agents.rllib_agent import RLlibAgent, load_module
+from parlour.agents.rllib_agent import RLlibAgent, export_checkpoint, load_module
 from parlour.agents.trust import TRUST_FLAG, UntrustedModelError
 from parlour.train.games import make_raw_env
 from parlour.train.rllib.env import adapted_space
@@ -130,6 +130,32 @@ def test_safe_export_loads_without_trust_and_gives_the_same_logits(tmp_path, pla
     assert not marker.exists(), "loading the export ran the checkpoint's pickles"
     agent = make_agent(f"rllib:{folder}", "audition", seed=0)
     agent.check_fits(aec)
+
+
+def test_parlour_eval_refuses_the_planted_checkpoint_in_one_line(tmp_path, planted, capsys) -> None:
+    from parlour.train.cli import main
+
+    folder, marker, _ = planted
+    argv = ["eval", "--game", "audition", "--agents", f"rllib:{folder}", "random"]
+    argv += ["--games", "2", "--workers", "1", "--out", str(tmp_path / "eval"), "--no-progress"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("parlour eval:") and "\n" not in err
+    assert TRUST_FLAG in err and "pickled data" in err
+    assert not marker.exists() and not (tmp_path / "eval").exists()
+
+
+def test_an_old_checkpoint_is_converted_once_with_trust(tmp_path, planted) -> None:
+    folder, marker, module = planted
+    out = tmp_path / "converted.safetensors"
+    with pytest.raises(UntrustedModelError):
+        export_checkpoint(folder, out)
+    assert not marker.exists() and not out.exists()
+    assert export_checkpoint(folder, out, trust=True) == out
+    obs = torch.zeros(1, _sizes()[0])
+    mask = torch.ones(1, _sizes()[1])
+    rllib_agent._CACHE.clear()
+    assert torch.equal(_logits(load_module(out), obs, mask), _logits(module, obs, mask))
 
 
 def _tamper(path: Path, change) -> None:
