@@ -21,14 +21,25 @@ What a run does (the config's keys: :mod:`parlour.train.config`, :mod:`parlour.t
    moves happen inside a step), with a progress bar and TensorBoard scalars in
    ``runs/<name>/logs/`` (episode returns, losses, env steps/s);
 4. every ``opponents.snapshot_every`` steps copies the learner into a snapshot slot; every
-   ``eval.every`` steps saves ``checkpoints/eval`` and plays the periodic evaluation (the
-   tournament code of ``parlour eval``, with the agent ``rllib:`` of that checkpoint); every
-   ``checkpoint_every`` steps writes ``checkpoints/latest`` (an RLlib Algorithm checkpoint) and
+   ``eval.every`` steps writes the learner's safe export and plays the periodic evaluation
+   against it (the tournament code of ``parlour eval``, agent ``rllib:`` of the export); every
+   ``checkpoint_every`` steps writes ``checkpoints/latest`` (an RLlib Algorithm checkpoint with
+   the safe export ``policy.safetensors`` inside, :mod:`parlour.train.rllib.export`) and
    ``checkpoints/state.json``;
 5. at the end writes ``checkpoint/`` (the agent ``rllib:runs/<name>/checkpoint``), plays the
    final evaluation and writes ``report.md``, ``report.json``, ``learning_curve.png`` as the
    SB3 backend does (``report.json`` adds ``backend``, ``ray_address`` and the run's env
    runners).
+
+Faults:
+
+| what | what the run does |
+|---|---|
+| Ctrl-C or SIGTERM (SLURM, ``timeout``, ``docker stop``) while training | saves ``checkpoints/latest`` and ``checkpoint/`` of the weights at that moment (steps: the last whole iteration), the state and the report (``"interrupted": true``, no final evaluation); one line on stderr, exit 130; ``--resume`` continues |
+| Ctrl-C or SIGTERM while a checkpoint is written | held until the checkpoint is whole (:func:`~parlour.train.safe_stop.held_stop_signals`), then as above |
+| a kill at any moment | every file is written to a temporary name and moved into place; a checkpoint folder is rotated in only when complete, the one before kept as ``checkpoints/previous`` (:mod:`parlour.train.rllib.checkpoints`) |
+| ``--resume`` with ``latest`` missing, incomplete or corrupt | resumes from ``previous`` and says so |
+| ``--resume`` with no checkpoint that loads, or a corrupt state | one line naming each failure, exit 2 |
 """
 
 from __future__ import annotations
