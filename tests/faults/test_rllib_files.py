@@ -235,3 +235,21 @@ def test_rllib_paths_that_are_not_policies_are_clear_errors(tmp_path: Path) -> N
     os.mkfifo(tmp_path / "fifo.safetensors")
     with pytest.raises(ValueError, match="not a regular file"):
         make_agent(f"rllib:{tmp_path / 'fifo.safetensors'}", "audition")
+
+
+def test_a_corrupt_trusted_checkpoint_is_a_clear_error(tmp_path: Path) -> None:
+    from parlour.train.rllib.env import adapted_space
+    from parlour.train.rllib.export import module_model_config
+    from parlour.train.rllib.module import MaskedPPOModule
+
+    aec = make_raw_env("audition", 2)
+    module = MaskedPPOModule(
+        observation_space=adapted_space(aec),
+        action_space=aec.action_space("player_0"),
+        model_config=module_model_config([8], "tanh"),
+    )
+    module.save_to_path(tmp_path / "ckpt")
+    (tmp_path / "ckpt" / "module_state.pkl").write_bytes(b"\x80\x04truncated")
+    rllib_agent._CACHE.clear()
+    with pytest.raises(ValueError, match="cannot load the RLlib checkpoint"):
+        make_agent(f"rllib:{tmp_path / 'ckpt'}", "audition", trust=True)
