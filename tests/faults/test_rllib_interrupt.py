@@ -148,6 +148,30 @@ def test_resume_continues_and_falls_back_to_previous(interrupted, tmp_path, caps
     assert err.strip().count("\n") == 0 and "no checkpoint in" in err and "can be loaded" in err
 
 
+def test_diverged_weights_stop_the_run_in_one_line(local_ray, tmp_path, capsys, monkeypatch):
+    """The learner's weights turn NaN after the first iteration: the checkpoint's export
+    refuses them, the run ends with one line (exit 2), no checkpoint is rotated in."""
+    import numpy as np
+
+    from parlour.train.rllib.league import LEARNER
+
+    real = runner._iteration
+
+    def diverging(algo, *args, **kwargs):
+        real(algo, *args, **kwargs)
+        weights = algo.learner_group.get_weights(module_ids=[LEARNER])[LEARNER]
+        algo.learner_group.set_weights({LEARNER: {k: v * np.nan for k, v in weights.items()}})
+
+    monkeypatch.setattr(runner, "_iteration", diverging)
+    config = _write(tmp_path / "tiny.yaml", _config(4 * BATCH, checkpoint_every=BATCH))
+    runs = tmp_path / "runs"
+    code, _, err = run_main(["train", str(config), "--runs", str(runs), "--no-progress"], capsys)
+    assert code == 2, err
+    lines = [line for line in err.splitlines() if line.startswith("parlour train")]
+    assert len(lines) == 1 and "NaN or infinite" in lines[0], err
+    assert not (runs / "tiny_rllib" / "checkpoints" / LATEST).exists()
+
+
 @pytest.mark.slow  # ~1 min: a Ray of its own in a subprocess
 def test_sigterm_saves_the_run_like_ctrl_c(tmp_path) -> None:
     runs = tmp_path / "runs"
