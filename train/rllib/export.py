@@ -59,6 +59,8 @@ ACTIVATIONS = ("tanh", "relu")
 #: bounds of a model config read from a file (no model of this project comes near them)
 MAX_LAYERS = 16
 MAX_WIDTH = 65536
+#: the largest observation size or action count read
+MAX_SIZE = 2**31 - 1
 OBS_DTYPE = "float32"
 
 
@@ -214,10 +216,10 @@ def check_document(document: Any, where: str) -> None:
         raise ValueError(
             f"rllib: {where}: observation must be {{'shape': [n], 'dtype': {OBS_DTYPE!r}}}"
         )
-    _positive_int(obs["shape"][0], "observation shape", where, limit=2**31 - 1)
+    _positive_int(obs["shape"][0], "observation shape", where, limit=MAX_SIZE)
     if not isinstance(action, Mapping):
         raise ValueError(f"rllib: {where}: action must be {{'n': actions}}")
-    _positive_int(action.get("n"), "action n", where, limit=2**31 - 1)
+    _positive_int(action.get("n"), "action n", where, limit=MAX_SIZE)
 
 
 def _encoder_parameters(document: Mapping[str, Any]) -> int:
