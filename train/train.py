@@ -142,6 +142,8 @@ def run(args: argparse.Namespace) -> int:
         report = train_rllib(
             cfg, Path(args.runs), args.resume, progress, args.address, args.overwrite
         )
+        if report.get("interrupted"):
+            return EXIT_INTERRUPTED
         return 0 if report else 1
     try:
         report = train(
