@@ -144,10 +144,16 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
 
 
 def make_agent(
-    spec: str, game: GameSpec | str, seed: int | None = None, players: int | None = None
+    spec: str,
+    game: GameSpec | str,
+    seed: int | None = None,
+    players: int | None = None,
+    *,
+    trust: bool = False,
 ) -> Agent:
     """The agent named by ``spec`` for ``game`` (see the module table); ``players``, when
-    known, lets a shipped model (``ppo:NAME``) refuse a table of another size at once."""
+    known, lets a shipped model (``ppo:NAME``) refuse a table of another size at once;
+    ``trust`` lets a pickle-bearing model file load (:mod:`parlour.agents.trust`)."""
     from parlour.train.games import get_game, load_object
 
     game = get_game(game)
@@ -174,7 +180,7 @@ def make_agent(
         path, sample = spec[len("rllib:") :].removesuffix(":sample"), spec.endswith(":sample")
         if not path:
             raise ValueError("agent spec 'rllib:PATH' needs the path of a run's checkpoint")
-        return RLlibAgent(spec, path, seed=seed, deterministic=not sample)
+        return RLlibAgent(spec, path, seed=seed, deterministic=not sample, trust=trust)
     name, options = parse_spec(spec)
     if name in game.agents:
         builder = load_object(game.agents[name])

@@ -103,7 +103,7 @@ from parlour.train.run_folder import (
 from parlour.train.safe_stop import (
     interrupt_message,
     no_interrupts,
-    sigterm_as_interrupt,
+    stop_signals_interrupt,
     workers_ignore_interrupts,
 )
 
@@ -159,6 +159,8 @@ def run(args: argparse.Namespace) -> int:
         report = train_rllib(
             cfg, Path(args.runs), args.resume, progress, args.address, args.overwrite
         )
+        if report.get("interrupted"):
+            return EXIT_INTERRUPTED
         return 0 if report else 1
     try:
         report = train(
@@ -494,7 +496,7 @@ def train(
     (``report["interrupted"]``)."""
     check_runs_parent(runs)
     run_dir = runs / cfg.name
-    with sigterm_as_interrupt(), RunLock(run_dir):  # (SIGTERM: as Ctrl-C)
+    with stop_signals_interrupt(), RunLock(run_dir):  # (SIGTERM as Ctrl-C)
         _check_run_dir(cfg, run_dir, resume, overwrite)
         with torch_threads(cfg.torch_threads):
             return _train_locked(cfg, run_dir, resume, progress)

@@ -21,7 +21,7 @@ import pytest
 from parlour.train import checkpoints as C
 from parlour.train import train as train_module
 from parlour.train.run_folder import RunFolderError
-from parlour.train.safe_stop import sigterm_as_interrupt
+from parlour.train.safe_stop import stop_signals_interrupt
 
 from .helpers import assert_clean_failure, files, run_main, tiny, write_config
 
@@ -359,9 +359,9 @@ def test_sigterm_to_a_real_training_process_then_resume(tmp_path):
     assert _report(run)["timesteps"] == data["total_timesteps"]
 
 
-def test_sigterm_as_interrupt_raises_keyboard_interrupt_and_restores_the_handler():
+def test_stop_signals_interrupt_makes_sigterm_a_keyboard_interrupt_and_restores_the_handler():
     before = signal.getsignal(signal.SIGTERM)
-    with pytest.raises(KeyboardInterrupt), sigterm_as_interrupt():
+    with pytest.raises(KeyboardInterrupt), stop_signals_interrupt():
         os.kill(os.getpid(), signal.SIGTERM)
         time.sleep(1)  # (the handler runs at the next bytecode)
     assert signal.getsignal(signal.SIGTERM) == before
@@ -380,7 +380,7 @@ def test_a_signal_during_the_renames_of_a_checkpoint_waits_for_them(tmp_path, mo
             os.kill(os.getpid(), signal.SIGTERM)
 
     monkeypatch.setattr(C.os, "replace", replace)
-    with pytest.raises(KeyboardInterrupt), sigterm_as_interrupt():
+    with pytest.raises(KeyboardInterrupt), stop_signals_interrupt():
         _fake_pair(tmp_path, 300)
     monkeypatch.undo()
     assert [c.timesteps for c in C.find_checkpoints(tmp_path)] == [300, 200]
