@@ -478,7 +478,9 @@ def _learn(
         steps_per_s = (model.num_timesteps - start_steps) / max(train_time, MIN_DURATION_S)
         _save_model(model, run_dir / "model.zip")
         state.save(model.num_timesteps, partial(_save_model, model))
-        vec_env.close()
+        # (stopped by a signal, the workers may be gone: SLURM signals every process of a job)
+        with contextlib.suppress(OSError, EOFError) if interrupted else contextlib.nullcontext():
+            vec_env.close()
     return model, steps_per_s, interrupted
 
 

@@ -385,3 +385,30 @@ def test_a_signal_during_the_renames_of_a_checkpoint_waits_for_them(tmp_path, mo
     monkeypatch.undo()
     assert [c.timesteps for c in C.find_checkpoints(tmp_path)] == [300, 200]
     assert C.find_checkpoints(tmp_path)[0].newest
+
+
+@pytest.mark.slow  # (~10 s: two env worker processes start)
+def test_sigterm_to_every_process_of_a_subproc_run_still_saves_it(tmp_path, capsys, monkeypatch):
+    """SLURM signals every process of a job: the env workers die of SIGTERM while the main
+    process takes the save-and-exit path; closing the dead workers does not stop it."""
+    real = train_module._make_callback
+
+    def make(*args, **kwargs):
+        cb = real(*args, **kwargs)
+        on_step = cb._on_step
+
+        def step() -> bool:
+            if cb.num_timesteps >= SIGNAL_AT and not getattr(cb, "sent", False):
+                cb.sent = True
+                for proc in cb.training_env.unwrapped.processes:
+                    os.kill(proc.pid, signal.SIGTERM)
+                    proc.join(WAIT_S)
+                os.kill(os.getpid(), signal.SIGTERM)
+            return on_step()
+
+        cb._on_step = step
+        return cb
+
+    monkeypatch.setattr(train_module, "_make_callback", make)
+    cfg = tiny(n_envs=2, vec_env="subproc", ppo={"n_steps": 32})
+    _check_interrupted(tmp_path / "runs" / "tiny", run_main(_argv(tmp_path, cfg), capsys), 64)
