@@ -15,11 +15,13 @@ parlour eval --game guests --players 1 --agents guests.deducer random --games 20
 | ``--seed`` | first deal seed (deal ``d`` uses ``seed + d``) |
 | ``--workers`` | processes (default: one per core) |
 | ``--out`` | output folder (default ``runs/eval/<game>_<players>p_<time>``) |
+| ``--overwrite`` | write into an existing non-empty ``--out`` (only ``eval.*`` and ``replays/replay_*.json`` are replaced; without it such a folder is refused before any game is played, and left as it was) |
 | ``--save-replays K`` | also write the first ``K`` games as replays, ``<out>/replays/replay_KKKK.json`` (:mod:`parlour.train.web.replay`; watch them with ``parlour serve --replays <out>/replays``) |
 
-Writes ``eval.json`` (format of :mod:`parlour.train.tournament`), ``eval.md`` and ``eval.png`` (win rates
-with 95% intervals; the head-to-head matrix for more than two kinds), rendered by
-:mod:`parlour.train.report`.
+Writes ``eval.json`` (format of :mod:`parlour.train.tournament`; strict JSON, a number that is
+not finite is ``null``), ``eval.md`` and ``eval.png`` (win rates with 95% intervals; the
+head-to-head matrix for more than two kinds), rendered by :mod:`parlour.train.report`, each
+written under a temporary name and moved into place.
 
 The table (printed and in ``eval.md``) has one row per agent: games, wins, win rate, 95% CI,
 mean score, mean reward, and the game's own columns (its ``GameSpec.stats``; Awkward Guests:
@@ -29,7 +31,6 @@ mean score, mean reward, and the game's own columns (its ``GameSpec.stats``; Awk
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import tempfile
 import time
@@ -58,6 +59,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--workers", type=positive_int, default=None, help="processes (default: cores)"
     )
     parser.add_argument("--out", default=None, help="output folder")
+    parser.add_argument(
+        "--overwrite", action="store_true", help="write into an existing non-empty --out"
+    )
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     parser.add_argument(
         "--save-replays",
@@ -69,7 +73,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from parlour.train.report import print_table
+    from parlour.train.report import check_out, print_table
     from parlour.train.tournament import run_tournament
 
     spec = args.game  # (resolved by the argument parser: game_argument)
@@ -80,9 +84,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     stamp = time.strftime("%Y%m%d-%H%M%S")
     out = Path(args.out or f"runs/eval/{spec.name}_{args.players}p_{stamp}")
-    if out.exists() and not out.is_dir():  # checked before the tournament, not after it
-        print(f"parlour eval: --out: {out} is a file, not a folder", file=sys.stderr)
-        return 2
+    check_out(out, args.overwrite, "the evaluation's files")  # (before any game is played)
     try:
         options = parse_options(args.option)
         result = run_tournament(
@@ -121,13 +123,14 @@ def run(args: argparse.Namespace) -> int:
 def write_results_safely(result: dict, out: Path, spec: object) -> list[Path]:
     """``write_results`` into ``out``; if that fails (the folder became unwritable, the disk is
     full), the results go to a fresh temporary folder instead of being lost."""
-    from parlour.train.report import write_results
+    from parlour._files import write_atomic
+    from parlour.train.report import strict_json, write_results
 
     try:
         return write_results(result, out, "eval", spec)
     except OSError as exc:
         rescue = Path(tempfile.mkdtemp(prefix="parlour-eval-")) / "eval.json"
-        rescue.write_text(json.dumps(result, indent=1) + "\n")
+        write_atomic(rescue, strict_json(result, indent=1))
         print(
             f"parlour eval: cannot write to {out} ({exc}); results saved in {rescue}",
             file=sys.stderr,

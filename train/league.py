@@ -64,15 +64,15 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import json
 import math
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from parlour._files import write_atomic
+from parlour.train import report
 from parlour.train.cli import game_argument, non_negative_int, parse_options, positive_int
-from parlour.train.errors import UserError
 
 if TYPE_CHECKING:
     from parlour.train.games import GameSpec
@@ -154,13 +154,7 @@ def run(args: argparse.Namespace) -> int:
 
 def check_out(out: Path, overwrite: bool) -> None:
     """Refuse a file, or an existing non-empty folder without ``--overwrite``."""
-    if out.exists() and not out.is_dir():
-        raise UserError(f"--out: {out} is a file, not a folder")
-    if out.is_dir() and any(out.iterdir()) and not overwrite:
-        raise UserError(
-            f"--out: {out} exists and is not empty; use --overwrite to write the league's files "
-            "into it, or another folder"
-        )
+    report.check_out(out, overwrite, "the league's files")
 
 
 # -- the schedule -----------------------------------------------------------------------------
@@ -464,7 +458,7 @@ def plot(league: Mapping[str, Any], path: Path) -> None:
     ax.set_title(f"{league['game']} {league['players']}p league, {league['deals']} deals")
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.3), ncol=2, fontsize=8)
     fig.tight_layout()
-    fig.savefig(path, dpi=PLOT_DPI)
+    report.save_figure(fig, path, PLOT_DPI)
     plt.close(fig)
 
 
@@ -472,7 +466,7 @@ def write_league(league: Mapping[str, Any], out: Path, wall_time_s: float | None
     """``league.json``, ``league.md`` and ``league.png`` in ``out``."""
     out.mkdir(parents=True, exist_ok=True)
     paths = [out / name for name in FILES]
-    paths[0].write_text(json.dumps(league, indent=2) + "\n", encoding="utf-8")
-    paths[1].write_text(markdown(league, wall_time_s), encoding="utf-8")
+    write_atomic(paths[0], report.strict_json(league))
+    write_atomic(paths[1], markdown(league, wall_time_s))
     plot(league, paths[2])
     return paths

@@ -29,6 +29,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from parlour._files import write_atomic
 from parlour.train.web.sessions import WebError
 from parlour.train.web.views import omniscient_state, seat_state, to_json, to_move
 
@@ -249,6 +250,6 @@ def save_tournament_replays(
         agents = [specs[i] for i in kinds]
         doc = make_replay(spec.name, players, options, seed + deal, agents, actions, results)
         path = out / f"replay_{k:04d}.json"
-        path.write_text(json.dumps(doc))
+        write_atomic(path, json.dumps(doc))
         paths.append(path)
     return paths
