@@ -28,6 +28,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from parlour.agents.base import Agent
+from parlour.train.limits import MAX_SEARCH_DEPTH, MAX_SEARCH_TOP, MAX_SIMS
 
 if TYPE_CHECKING:
     from parlour.train.games import GameSpec
@@ -66,7 +67,7 @@ def _greedy(spec: str, seed: int | None) -> Agent:
 def _expert(spec: str, seed: int | None, sims: str | None = None) -> Agent:
     from parlour.agents.audition_expert import DEFAULT_SIMS, ExpertAgent
 
-    return ExpertAgent(spec, seed, sims=_int_option("sims", sims, DEFAULT_SIMS))
+    return ExpertAgent(spec, seed, sims=_int_option("sims", sims, DEFAULT_SIMS, MAX_SIMS))
 
 
 @_register("audition.search", ("audition",), needs_model=True)
@@ -86,10 +87,10 @@ def _search(
         spec,
         seed,
         model=model,
-        sims=_int_option("sims", sims, DEFAULT_SIMS),
+        sims=_int_option("sims", sims, DEFAULT_SIMS, MAX_SIMS),
         rollout=rollout if rollout is not None else "policy",
-        top=_int_option("top", top, 0),
-        depth=_int_option("depth", depth, DEFAULT_DEPTH),
+        top=_int_option("top", top, 0, MAX_SEARCH_TOP),
+        depth=_int_option("depth", depth, DEFAULT_DEPTH, MAX_SEARCH_DEPTH),
         sample=_int_option("sample", sample, 0),
     )
 
@@ -121,13 +122,18 @@ def _float_option(name: str, value: str | None, default: float) -> float:
         raise ValueError(f"option {name} must be a number, got {value!r}") from None
 
 
-def _int_option(name: str, value: str | None, default: int) -> int:
+def _int_option(name: str, value: str | None, default: int, high: int | None = None) -> int:
+    """The int of option ``name`` (``default`` when absent), at most ``high`` when given (the
+    bounds of :mod:`parlour.train.limits`)."""
     if value is None:
         return default
     try:
-        return int(value)
+        number = int(value)
     except ValueError:
         raise ValueError(f"option {name} must be an int, got {value!r}") from None
+    if high is not None and number > high:
+        raise ValueError(f"option {name} must be <= {high:,}, got {number:,}")
+    return number
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:

@@ -31,6 +31,8 @@ import importlib
 import sys
 from typing import TYPE_CHECKING, Any
 
+from parlour.train.limits import MAX_GAMES, MAX_WORKERS
+
 if TYPE_CHECKING:
     from parlour.train.games import GameSpec
 
@@ -68,14 +70,27 @@ def non_negative_int(text: str) -> int:
     return _bounded_int(text, 0)
 
 
-def _bounded_int(text: str, low: int) -> int:
+def _bounded_int(text: str, low: int, high: int | None = None) -> int:
+    allowed = f"an int >= {low}" if high is None else f"an int in {low}..{high:,}"
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an int >= {low}, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected {allowed}, got {text!r}") from None
     if value < low:
         raise argparse.ArgumentTypeError(f"must be >= {low}, got {value}")
+    if high is not None and value > high:
+        raise argparse.ArgumentTypeError(f"must be <= {high:,}, got {value:,}")
     return value
+
+
+def games_argument(text: str) -> int:
+    """``argparse`` type of ``--games``: an int in 1..:data:`~parlour.train.limits.MAX_GAMES`."""
+    return _bounded_int(text, 1, MAX_GAMES)
+
+
+def workers_argument(text: str) -> int:
+    """``argparse`` type of ``--workers``: an int in 1..:data:`~parlour.train.limits.MAX_WORKERS`."""
+    return _bounded_int(text, 1, MAX_WORKERS)
 
 
 def parse_options(items: list[str]) -> dict[str, Any]:

@@ -35,7 +35,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from parlour.train.cli import game_argument, parse_options, positive_int
+from parlour.train.cli import game_argument, games_argument, parse_options, workers_argument
 
 HELP = "play a tournament between agents and write JSON / Markdown / PNG results"
 
@@ -49,13 +49,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--players", type=int, default=2, help="seats (default 2)")
     parser.add_argument("--agents", nargs="+", required=True, help="agent specs")
-    parser.add_argument("--games", type=positive_int, default=1000, help="games (default 1000)")
+    parser.add_argument("--games", type=games_argument, default=1000, help="games (default 1000)")
     parser.add_argument(
         "--option", action="append", default=[], metavar="KEY=VALUE", help="game option (YAML)"
     )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
-        "--workers", type=positive_int, default=None, help="processes (default: cores)"
+        "--workers", type=workers_argument, default=None, help="processes (default: cores)"
     )
     parser.add_argument("--out", default=None, help="output folder")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")

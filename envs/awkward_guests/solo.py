@@ -58,11 +58,11 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from parlour.envs._checks import is_int
+from parlour.envs._checks import check_reset_options, is_int, require_reset
 
 from . import actions as A
 from . import game as G
-from .env import CaseSource, validate_common
+from .env import RESET_OPTIONS, CaseSource, validate_common
 from .observation import ObservationEncoder
 from .render import render_table
 from .view import GuestsView, make_view
@@ -113,8 +113,8 @@ class AwkwardGuestsSoloEnv(gymnasium.Env):
         saved = (self._np_random, self._np_random_seed)
         super().reset(seed=seed)
         rng = self.np_random if seed is not None else copy.deepcopy(self.np_random)
-        options = options or {}
         try:
+            options = check_reset_options(options, RESET_OPTIONS)
             game = self.cases.new_game(self.config, rng, options)
         except BaseException:
             self._np_random, self._np_random_seed = saved
@@ -126,6 +126,7 @@ class AwkwardGuestsSoloEnv(gymnasium.Env):
         return self._obs(), self._info()
 
     def _obs(self) -> np.ndarray:
+        require_reset(self.game, "observe")
         return self._encoder.encode(self.game, 0)
 
     def _mask(self) -> np.ndarray:
@@ -179,6 +180,7 @@ class AwkwardGuestsSoloEnv(gymnasium.Env):
 
     def player_view(self) -> GuestsView:
         """What the player may know (see :mod:`parlour.envs.awkward_guests.view`)."""
+        require_reset(self.game, "player_view")
         return make_view(self.game, 0)
 
     def render(self) -> str | np.ndarray | None:
@@ -197,11 +199,13 @@ class AwkwardGuestsSoloEnv(gymnasium.Env):
         return text
 
     def _table_text(self) -> str:
+        require_reset(self.game, "render")
         return render_table(self.game, [SEAT_NAME])
 
     def _table_picture(self) -> np.ndarray:
         from .picture import draw_table  # Pillow: loaded on first use
 
+        require_reset(self.game, "render")
         return draw_table(self.game, [SEAT_NAME], seer=self.seer)
 
     def close(self) -> None:
