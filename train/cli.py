@@ -119,8 +119,10 @@ def build_parser() -> argparse.ArgumentParser:
         try:
             module = importlib.import_module(module_name)
         except ImportError as exc:  # an optional extra is missing: say so when it is used
-            p = sub.add_parser(command, help=f"(unavailable: {exc})")
-            p.set_defaults(func=_unavailable(command, exc))
+            from parlour.train.extras import hint
+
+            p = sub.add_parser(command, help=f"(unavailable: {hint(exc)})")
+            p.set_defaults(func=_unavailable(command, exc), extra_args=True)  # (any arguments)
             continue
         p = sub.add_parser(command, help=module.HELP, description=module.HELP)
         module.add_arguments(p)
@@ -129,9 +131,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _unavailable(command: str, exc: ImportError):
+    """A subcommand whose module cannot be imported: it fails when used, with the extra to
+    install (:func:`parlour.train.extras.hint`)."""
+
     def run(_args: argparse.Namespace) -> int:
-        print(f"parlour {command} is unavailable: {exc}", file=sys.stderr)
-        return 2
+        raise exc  # (run_guarded: one line naming the extra)
 
     return run
 
@@ -146,8 +150,13 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     from parlour.train.errors import run_guarded
+    from parlour.train.extras import check_command
 
-    return run_guarded(args.command, args.func, args)
+    def checked(args: argparse.Namespace) -> int | None:
+        check_command(args.command)  # a missing extra: before any work
+        return args.func(args)
+
+    return run_guarded(args.command, checked, args)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,8 @@ stderr, ``parlour <command>: error: <message>``, and a non-zero exit code, never
 
 | what was raised | exit code | line |
 |---|---|---|
-| :class:`UserError`, ``ValueError``, ``OSError``, ``UnicodeError``, ``zipfile.BadZipFile``, ``RecursionError``, ``EOFError``, ``ImportError`` (bad input, missing / unreadable / corrupt files, a missing optional extra) | 2 | the message |
+| :class:`UserError`, ``ValueError``, ``OSError``, ``UnicodeError``, ``zipfile.BadZipFile``, ``RecursionError``, ``EOFError`` (bad input, missing / unreadable / corrupt files) | 2 | the message |
+| ``ImportError`` (a missing optional extra) | 2 | ``needs the "train" extra (missing: torch): pip install "parlour[train]"`` (:mod:`parlour.train.extras`) |
 | ``KeyboardInterrupt`` (Ctrl-C) | 130 | ``interrupted`` |
 | anything else (a bug in parlour) | 1 | ``internal error: <type>: <message>`` |
 
@@ -71,6 +72,11 @@ def run_guarded(
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         return 0
+    except ImportError as exc:  # a missing optional extra: name the pip install line
+        from parlour.train.extras import hint
+
+        report(command, one_line(hint(exc)))
+        return EXIT_USER_ERROR
     except (UserError, *USER_ERRORS) as exc:
         report(command, one_line(exc))
         return EXIT_USER_ERROR

@@ -78,8 +78,8 @@ def _error(msg: str) -> int:
 def _load(spec: str) -> Case:
     """Load (and validate) a case file or ``classic:N``."""
     path = classic_path(spec) if spec.startswith("classic:") else Path(spec)
-    if not path.is_file():
-        raise ValueError(f"no such case file: {spec}")
+    if not path.exists():
+        raise ValueError(f"no such case file: {spec}")  # (a folder, FIFO, device: load_case)
     return load_case(path)
 
 
