@@ -47,7 +47,11 @@ render_mode=None, seer=False)``
 
 ``reset(seed=None, options={"deck": [...], "start": seat})``: ``deck`` fixes the card order
 (top first; exactly the game's cards; with variant 2 its last 5 are the removed cards), ``start``
-the start seat. Other option keys are ignored.
+the start seat. ``options`` that is not a dict, an unknown key (a typo such as ``dekc``;
+``seed`` belongs in ``reset(seed=...)``) or a value of the wrong type is a ``ValueError`` naming
+it, and changes nothing (the key ``"options"``, PettingZoo ``api_test``'s probe, is ignored).
+Before the first reset, ``observe``, ``action_mask``, ``step``, ``player_view``, ``results`` and
+``render`` raise ``RuntimeError("call reset() before ...")``.
 
 Action space
 ------------
@@ -80,7 +84,10 @@ Paid once, when the game ends (``terminations`` all ``True``). ``"win"``: with w
 ``r_i = (n/(n−1))·[i∈W]/|W| − 1/(n−1)`` (sums to 0). ``"score"``: ``(points_i − mean)/10``.
 Illegal actions: ``env()`` wraps the game in PettingZoo's
 ``TerminateIllegalWrapper`` (the offender gets −1, the game ends); ``raw_env().step`` raises
-:class:`~parlour.envs.audition.rules.IllegalActionError` and leaves the state unchanged.
+:class:`~parlour.envs.audition.rules.IllegalActionError` and leaves the state unchanged. A bool,
+float or string is never an action: ``raw_env().step(True)`` raises ``IllegalActionError`` ("not
+an int"), ``env().step(True)`` PettingZoo's "action is not in action space" assertion, as for
+``1.0``.
 
 Infos and results
 -----------------

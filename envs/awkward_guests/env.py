@@ -73,10 +73,14 @@ case_workers=0)``
 
 ``reset(seed=None, options={"case": Case | path, "deck": [card ids, top first], "start":
 seat})`` fixes the case, the deck order (dealing takes 6 cards per seat from the top, seat 0
-first) and the start player. Other option keys are ignored. A case file is checked like
-``cases=[paths]`` (once per file version); a ``Case`` object is played as given. The deck holds
-ints (Python or NumPy; no floats, strings or bools). A reset that raises changes nothing: the
-game in progress and the generator stay as they were.
+first) and the start player. ``options`` that is not a dict, an unknown key (a typo such as
+``dekc``; ``seed`` belongs in ``reset(seed=...)``) or a value of the wrong type is a
+``ValueError`` naming it (the key ``"options"``, PettingZoo ``api_test``'s probe, is ignored). A
+case file is checked like ``cases=[paths]`` (once per file version; a regular file of at most
+16 MB); a ``Case`` object is played as given. The deck holds ints (Python or NumPy; no floats,
+strings or bools). A reset that raises changes nothing: the game in progress and the generator
+stay as they were. Before the first reset, ``observe``, ``action_mask``, ``step``,
+``player_view``, ``results`` and ``render`` raise ``RuntimeError("call reset() before ...")``.
 
 Action space
 ------------
@@ -125,7 +129,9 @@ each gets ``k/((n−1)·m)`` where ``k`` players are out (0 when nobody is out).
 0.01 × rounds`` for a correct accusation, ``−1`` for a wrong one, ``0`` at the round limit.
 Illegal actions: ``env()`` wraps the game in ``TerminateIllegalWrapper`` (the offender gets −1,
 a player who went out earlier the −1/(n−1) it was due, everybody else 0; the game ends); ``raw_env().step`` raises :class:`~parlour.envs.awkward_guests.game.IllegalActionError`
-and leaves the state unchanged.
+and leaves the state unchanged. A bool, float or string is never an action:
+``raw_env().step(True)`` raises ``IllegalActionError`` ("not an int"), ``env().step(True)``
+PettingZoo's "action is not in action space" assertion, as for ``1.0``.
 
 Infos and results
 -----------------

@@ -40,8 +40,10 @@ Rulings: an **illegal action** does not raise; it ends the episode with reward `
 samples unmasked actions) passes. An action that is not an int (a Python or NumPy integer, or a
 0-d integer array) — a float, a string, a bool — is illegal: it is never rounded or parsed. ``reset(seed, options)`` calls ``super().reset(seed=seed)``
 and hands ``self.np_random`` to the case source and the engine; ``options`` takes ``case``,
-``deck`` and ``start`` as for the AEC env (a reset that raises leaves the generator and the game
-as they were). Stepping after the end of an episode raises.
+``deck`` and ``start`` as for the AEC env, refused as there (not a dict, an unknown key, a
+value of the wrong type: ``ValueError``; a reset that raises leaves the generator and the game
+as they were). Stepping after the end of an episode raises; ``step``, ``action_masks``,
+``player_view`` and ``render`` before the first reset raise ``RuntimeError``.
 
 Version history: v0 first release (later ``render_mode="rgb_array"``); v1 the observation
 gains the ``last_turns`` public record (2313 floats, was 1857; ``deduced`` 2384, was 1928),
