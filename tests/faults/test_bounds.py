@@ -137,6 +137,11 @@ def test_envs_refuse_special_and_huge_case_files(tmp_path):
         assert env.game is game  # (the failed reset changed nothing)
 
 
+def test_case_stats_seeds_are_bounded(capsys):
+    result = run_main(["case", "stats", "--seeds", "1000000000"], capsys)
+    assert_clean_failure(result, "--seeds must be in 1..100,000, got 1,000,000,000")
+
+
 # -- agent specs -------------------------------------------------------------------------------
 
 
