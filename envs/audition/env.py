@@ -202,7 +202,8 @@ class raw_env(TableGameAEC, AECEnv):
         self.agent_selection = self.possible_agents[self.game.current_player]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        require_reset(self.game, "observe")
+        if self.game is None:  # (inline: a hot path)
+            require_reset(None, "observe")
         seat = self.agent_name_mapping[agent]
         return {
             "observation": self._encoder.encode(self.game, seat),
@@ -211,13 +212,15 @@ class raw_env(TableGameAEC, AECEnv):
 
     def action_mask(self, agent: str) -> np.ndarray:
         """The ``action_mask`` of ``observe(agent)`` alone (no observation is encoded)."""
-        require_reset(self.game, "action_mask")
+        if self.game is None:  # (inline: a hot path)
+            require_reset(None, "action_mask")
         if self.agent_name_mapping[agent] == self.game.current_player:
             return self.game.legal_mask()
         return np.zeros(R.NUM_ACTIONS, np.int8)
 
     def step(self, action: int | None) -> None:
-        require_reset(self.game, "step")
+        if self.game is None:  # (inline: a hot path)
+            require_reset(None, "step")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

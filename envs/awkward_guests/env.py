@@ -412,7 +412,8 @@ class raw_env(TableGameAEC, AECEnv):
         self.cases.close()  # the case workers, if any
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        require_reset(self.game, "observe")
+        if self.game is None:  # (inline: a hot path)
+            require_reset(None, "observe")
         seat = self.agent_name_mapping[agent]
         return {
             "observation": self._encoder.encode(self.game, seat),
@@ -422,13 +423,15 @@ class raw_env(TableGameAEC, AECEnv):
     def action_mask(self, agent: str) -> np.ndarray:
         """The ``action_mask`` of ``observe(agent)`` alone (no observation is encoded)."""
         state = self.game
-        require_reset(state, "action_mask")
+        if state is None:  # (inline: a hot path)
+            require_reset(None, "action_mask")
         if self.agent_name_mapping[agent] == state.current_player and agent == self.agent_selection:
             return state.legal_mask()
         return np.zeros(A.NUM_ACTIONS, np.int8)
 
     def step(self, action: int | None) -> None:
-        require_reset(self.game, "step")
+        if self.game is None:  # (inline: a hot path)
+            require_reset(None, "step")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

@@ -128,7 +128,8 @@ class AwkwardGuestsSoloEnv(gymnasium.Env):
         return self._obs(), self._info()
 
     def _obs(self) -> np.ndarray:
-        require_reset(self.game, "observe")
+        if self.game is None:  # (inline: a hot path)
+            require_reset(None, "observe")
         return self._encoder.encode(self.game, 0)
 
     def _mask(self) -> np.ndarray:
