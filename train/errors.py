@@ -72,17 +72,21 @@ def run_guarded(
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         return 0
-    except ImportError as exc:  # a missing optional extra: name the pip install line
-        from parlour.train.extras import hint
-
-        report(command, one_line(hint(exc)))
-        return EXIT_USER_ERROR
-    except (UserError, *USER_ERRORS) as exc:
-        report(command, one_line(exc))
-        return EXIT_USER_ERROR
     except SystemExit:
         raise
-    except Exception as exc:  # a bug: still one line, the traceback on request
+    except Exception as exc:
+        from parlour.train.extras import missing_extra
+
+        lost = missing_extra(exc)  # (also under an error that wrapped it: "cannot load ...")
+        if lost is not None or isinstance(exc, ImportError):
+            from parlour.train.extras import hint
+
+            report(command, one_line(hint(lost or exc)))  # type: ignore[arg-type]
+            return EXIT_USER_ERROR
+        if isinstance(exc, (UserError, *USER_ERRORS)):
+            report(command, one_line(exc))
+            return EXIT_USER_ERROR
+        # a bug: still one line, the traceback on request
         report(
             command,
             f"internal error: {type(exc).__name__}: {one_line(exc)} "

@@ -77,6 +77,24 @@ def needs(what: str, lost: list[str]) -> str:
     )
 
 
+#: how many causes / contexts of an error :func:`missing_extra` looks through
+MAX_CHAIN = 8
+
+
+def missing_extra(exc: BaseException) -> ModuleNotFoundError | None:
+    """The ``ModuleNotFoundError`` of an extra's module that ``exc`` is or was raised while
+    handling (its ``__cause__`` / ``__context__``, e.g. a loader's "cannot load the model: import
+    of torch halted"), or None."""
+    seen: BaseException | None = exc
+    for _ in range(MAX_CHAIN):
+        if seen is None:
+            return None
+        if isinstance(seen, ModuleNotFoundError) and extra_of(seen) is not None:
+            return seen
+        seen = seen.__cause__ or seen.__context__
+    return None
+
+
 def hint(exc: ImportError) -> str:
     """The one-line message of an ``ImportError``: with the extra to install when the missing
     module is an extra's."""

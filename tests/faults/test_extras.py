@@ -57,6 +57,8 @@ def _without(modules: str, argv: list[str], cwd) -> tuple[int, str, str]:
         ("torch", ["train", "audition_2p"], "train"),
         ("tensorboard", ["train", "audition_2p"], "train"),
         ("torch", ["bench", "--sections", "engine,train", "--quick"], "train"),
+        ("torch", ["eval", "--agents", "ppo:audition-2p", "random", "--games", "2"], "train"),
+        ("torch", ["play", "audition", "--opponents", "ppo:audition-2p"], "train"),
     ],
 )
 def test_a_command_without_its_extra_names_the_pip_install_line(modules, argv, extra, tmp_path):
@@ -76,6 +78,17 @@ def test_an_import_failing_mid_command_names_the_extra(capsys):
     assert run_guarded("play", uses_torch, None) == 2
     err = capsys.readouterr().err
     assert err.startswith("parlour play: error: ") and 'pip install "parlour[train]"' in err
+
+
+def test_a_missing_extra_under_a_wrapping_error_is_still_named(capsys):
+    def loads_a_model(_args):
+        try:
+            raise ModuleNotFoundError("import of torch halted", name="torch")
+        except ModuleNotFoundError as exc:
+            raise ValueError(f"cannot load the model: {exc}") from None
+
+    assert run_guarded("eval", loads_a_model, None) == 2
+    assert 'pip install "parlour[train]"' in capsys.readouterr().err
 
 
 def test_an_import_error_of_another_kind_is_shown_as_it_is(capsys):
