@@ -356,7 +356,7 @@ def _validate(cfg: TrainConfig) -> None:
         raise ConfigError(str(exc)) from None
     need(cfg.total_timesteps > 0, "total_timesteps: must be > 0")
     try:
-        _check_bounds(cfg)
+        L.check_config(cfg)
     except ValueError as exc:
         raise ConfigError(str(exc)) from None
     need(0 <= cfg.seed < 2**32, f"seed: must be in 0..2**32 - 1 (what SB3 takes), got {cfg.seed}")
@@ -446,7 +446,10 @@ def _validate(cfg: TrainConfig) -> None:
     from parlour.agents.factory import check_agents_fit, make_agent
 
     try:
-        _check_network_size(cfg, env)
+        try:  # (the network's size: on the env's observation)
+            L.check_network(cfg, env)
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
         for where, s in agent_specs(cfg):
             try:  # (a model of another game or table refuses now, not mid-run)
                 check_agents_fit([make_agent(s, spec, players=cfg.players)], env)
@@ -454,66 +457,6 @@ def _validate(cfg: TrainConfig) -> None:
                 raise ConfigError(f"{where}: {exc}") from None
     finally:
         env.close()
-
-
-def _check_bounds(cfg: TrainConfig) -> None:
-    """The upper bounds of :mod:`parlour.train.limits` (``ValueError`` naming the key)."""
-    subproc = cfg.vec_env == "subproc"
-    L.check_at_most("n_envs", cfg.n_envs, L.MAX_SUBPROC_ENVS if subproc else L.MAX_N_ENVS)
-    L.check_at_most("total_timesteps", cfg.total_timesteps, L.MAX_TOTAL_TIMESTEPS)
-    L.check_at_most("torch_threads", cfg.torch_threads, L.MAX_TORCH_THREADS)
-    L.check_at_most("opponents.max_snapshots", cfg.opponents.max_snapshots, L.MAX_SNAPSHOTS)
-    p = cfg.ppo
-    L.check_at_most("ppo.n_steps x n_envs", p.n_steps * cfg.n_envs, L.MAX_ROLLOUT_STEPS, 2)
-    L.check_at_most("ppo.batch_size", p.batch_size, L.MAX_ROLLOUT_STEPS, 2)
-    L.check_at_most("ppo.n_epochs", p.n_epochs, L.MAX_EPOCHS)
-    nets = p.net_arch.items() if isinstance(p.net_arch, dict) else [("", p.net_arch)]
-    for net, layers in nets:
-        key = f"ppo.net_arch{'.' + net if net else ''}"
-        L.check_at_most(f"{key} (layers)", len(layers), L.MAX_LAYERS, 0)
-        for i, width in enumerate(layers):
-            L.check_at_most(f"{key}[{i}]", width, L.MAX_LAYER_WIDTH)
-    e, im = cfg.eval, cfg.imitation
-    L.check_at_most("eval.games", e.games, L.MAX_GAMES)
-    L.check_at_most("eval.final_games", e.final_games, L.MAX_GAMES)
-    if e.workers is not None:
-        L.check_at_most("eval.workers", e.workers, L.MAX_WORKERS)
-    L.check_at_most("imitation.steps", im.steps, L.MAX_IMITATION_STEPS)
-    L.check_at_most("imitation.epochs", im.epochs, L.MAX_EPOCHS)
-    L.check_at_most("imitation.batch_size", im.batch_size, L.MAX_ROLLOUT_STEPS)
-    case_workers = cfg.game_options.get("case_workers", 0)
-    if isinstance(case_workers, int) and not isinstance(case_workers, bool):
-        L.check_at_most(
-            "game_options.case_workers x n_envs",
-            case_workers * cfg.n_envs,
-            L.MAX_CASE_PROCESSES,
-            0,
-        )
-
-
-def network_parameters(layers: list[int], inputs: int) -> int:
-    """The weights and biases of a fully connected network of ``layers`` on ``inputs`` numbers."""
-    total, width = 0, inputs
-    for size in layers:
-        total += width * size + size
-        width = size
-    return total
-
-
-def _check_network_size(cfg: TrainConfig, env: Any) -> None:
-    """``ppo.net_arch``'s policy and value networks on the env's observation: at most
-    :data:`~parlour.train.limits.MAX_NETWORK_PARAMETERS` weights."""
-    space = env.observation_space(env.possible_agents[0])
-    space = space["observation"] if "observation" in getattr(space, "spaces", {}) else space
-    inputs = int(math.prod(space.shape or (1,)))
-    arch = cfg.ppo.net_arch
-    pi, vf = (arch["pi"], arch["vf"]) if isinstance(arch, dict) else (arch, arch)
-    total = network_parameters(pi, inputs) + network_parameters(vf, inputs)
-    if total > L.MAX_NETWORK_PARAMETERS:
-        raise ConfigError(
-            f"ppo.net_arch: {arch} on the {inputs:,} observation numbers has {total:,} weights; "
-            f"the limit is {L.MAX_NETWORK_PARAMETERS:,}"
-        )
 
 
 def agent_specs(cfg: TrainConfig) -> list[tuple[str, str]]:
