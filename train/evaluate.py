@@ -10,10 +10,10 @@ parlour eval --game guests --players 1 --agents guests.deducer random --games 20
 | ``--game`` | a game name (``audition``, ``guests``, a registered plug-in) or ``module:ATTR`` naming a ``GameSpec`` (:mod:`parlour.train.games`) |
 | ``--players`` | seats at the table |
 | ``--agents`` | agent specs (see :mod:`parlour.agents.factory`; ``ppo:NAME`` plays a shipped model, ``parlour models`` lists them); fewer kinds than seats fill seats cyclically |
-| ``--games`` | number of games (rounded up to whole deals: every arrangement on every deal) |
+| ``--games`` | number of games, 1..1,000,000 (rounded up to whole deals: every arrangement on every deal; more than 2,000 arrangements per deal — e.g. 12 agents at 6 seats — are refused: :mod:`parlour.train.limits`) |
 | ``--option KEY=VALUE`` | a game constructor option, value in YAML (``--option action_cards=2``) |
 | ``--seed`` | first deal seed (deal ``d`` uses ``seed + d``) |
-| ``--workers`` | processes (default: one per core) |
+| ``--workers`` | processes, 1..256 (default: one per core) |
 | ``--out`` | output folder (default ``runs/eval/<game>_<players>p_<time>``) |
 | ``--save-replays K`` | also write the first ``K`` games as replays, ``<out>/replays/replay_KKKK.json`` (:mod:`parlour.train.web.replay`; watch them with ``parlour serve --replays <out>/replays``) |
 

@@ -10,10 +10,10 @@ parlour league --game guests --players 4 --agents guests.deducer random --games 
 | ``--game`` | a game name or ``module:ATTR`` naming a ``GameSpec`` (as ``parlour eval``) |
 | ``--players`` | seats at the table (default 2) |
 | ``--agents`` | two or more distinct agent specs (:mod:`parlour.agents.factory`; ``ppo:NAME`` of a shipped model, :mod:`parlour.models`) |
-| ``--games`` | games per pairing (default 200), rounded up to whole deals (every table of the pairing on every deal) |
+| ``--games`` | games per pairing (default 200), rounded up to whole deals (every table of the pairing on every deal); at most 1,000,000 games in all, and at most 2,000 tables per deal (13 agents at 6 seats are refused: :mod:`parlour.train.limits`) |
 | ``--option KEY=VALUE`` | a game constructor option, value in YAML |
 | ``--seed`` | deal ``d`` is ``reset(seed=seed + d)``, the same deals for every pairing (default 0) |
-| ``--workers`` | processes (default: one per core); the results do not depend on it |
+| ``--workers`` | processes, 1..256 (default: one per core); the results do not depend on it |
 | ``--out`` | output folder (default ``runs/league/<game>_<players>p_<time>``) |
 | ``--overwrite`` | write into an existing non-empty ``--out`` (only ``league.*`` are replaced; without it such a folder is refused before anything is played, and left as it was) |
 | ``--order-shuffles N`` | random game orders over which the ratings' order sensitivity ``order_sd`` is measured (default 16; 0: not measured) |
