@@ -16,7 +16,8 @@ A game plug-in adds its own scripted agents (``GameSpec.agents``: spec name →
 ``"module:builder"``, called as ``builder(spec, seed, **options)``), e.g. ``countdown.careful``
 of the test game in ``tests/games/countdown/``.
 
-Options follow the name after a colon, comma separated: ``audition.expert:sims=200``.
+Options follow the name after a colon, comma separated: ``audition.expert:sims=200``
+(``sims`` ≤ 10,000, ``top`` ≤ 27, ``depth`` ≤ 1,000: :mod:`parlour.train.limits`).
 An unknown name, an option the agent does not take, or an agent of another game raise
 ``ValueError`` listing what is known. ``game`` is a :class:`~parlour.train.games.GameSpec` or a
 game name.
