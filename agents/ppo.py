@@ -86,6 +86,8 @@ def load_policy(path: str) -> Any:
     try:
         with kept_global_rngs():  # (SB3's load seeds them: a trainer's streams must go on)
             model = load_model(path, device="cpu")
+    except ModuleNotFoundError:  # a missing extra (torch): run_guarded names its install line
+        raise
     except Exception as exc:  # a truncated / corrupt / foreign zip raises many kinds
         raise ValueError(f"ppo: cannot load a MaskablePPO model from {path!r}: {exc}") from None
     model.policy.set_training_mode(False)

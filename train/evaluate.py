@@ -10,10 +10,10 @@ parlour eval --game guests --players 1 --agents guests.deducer random --games 20
 | ``--game`` | a game name (``audition``, ``guests``, a registered plug-in) or ``module:ATTR`` naming a ``GameSpec`` (:mod:`parlour.train.games`) |
 | ``--players`` | seats at the table |
 | ``--agents`` | agent specs (see :mod:`parlour.agents.factory`; ``ppo:NAME`` plays a shipped model, ``parlour models`` lists them); fewer kinds than seats fill seats cyclically |
-| ``--games`` | number of games (rounded up to whole deals: every arrangement on every deal) |
+| ``--games`` | number of games, 1..1,000,000 (rounded up to whole deals: every arrangement on every deal; more than 2,000 arrangements per deal — e.g. 12 agents at 6 seats — are refused: :mod:`parlour.train.limits`) |
 | ``--option KEY=VALUE`` | a game constructor option, value in YAML (``--option action_cards=2``) |
 | ``--seed`` | first deal seed (deal ``d`` uses ``seed + d``) |
-| ``--workers`` | processes (default: one per core) |
+| ``--workers`` | processes, 1..256 (default: one per core) |
 | ``--out`` | output folder (default ``runs/eval/<game>_<players>p_<time>``) |
 | ``--overwrite`` | write into an existing non-empty ``--out`` (only ``eval.*`` and ``replays/replay_*.json`` are replaced; without it such a folder is refused before any game is played, and left as it was) |
 | ``--save-replays K`` | also write the first ``K`` games as replays, ``<out>/replays/replay_KKKK.json`` (:mod:`parlour.train.web.replay`; watch them with ``parlour serve --replays <out>/replays``) |
@@ -36,7 +36,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from parlour.train.cli import game_argument, parse_options, positive_int
+from parlour.train.cli import game_argument, games_argument, parse_options, workers_argument
 
 HELP = "play a tournament between agents and write JSON / Markdown / PNG results"
 
@@ -50,13 +50,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--players", type=int, default=2, help="seats (default 2)")
     parser.add_argument("--agents", nargs="+", required=True, help="agent specs")
-    parser.add_argument("--games", type=positive_int, default=1000, help="games (default 1000)")
+    parser.add_argument("--games", type=games_argument, default=1000, help="games (default 1000)")
     parser.add_argument(
         "--option", action="append", default=[], metavar="KEY=VALUE", help="game option (YAML)"
     )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
-        "--workers", type=positive_int, default=None, help="processes (default: cores)"
+        "--workers", type=workers_argument, default=None, help="processes (default: cores)"
     )
     parser.add_argument("--out", default=None, help="output folder")
     parser.add_argument(
