@@ -16,7 +16,8 @@ A game plug-in adds its own scripted agents (``GameSpec.agents``: spec name →
 ``"module:builder"``, called as ``builder(spec, seed, **options)``), e.g. ``countdown.careful``
 of the test game in ``tests/games/countdown/``.
 
-Options follow the name after a colon, comma separated: ``audition.expert:sims=200``.
+Options follow the name after a colon, comma separated: ``audition.expert:sims=200``
+(``sims`` ≤ 10,000, ``top`` ≤ 27, ``depth`` ≤ 1,000: :mod:`parlour.train.limits`).
 An unknown name, an option the agent does not take, or an agent of another game raise
 ``ValueError`` listing what is known. ``game`` is a :class:`~parlour.train.games.GameSpec` or a
 game name.
@@ -29,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from parlour.agents.base import Agent
 from parlour.agents.trust import TRUST_FLAG
+from parlour.train.limits import MAX_SEARCH_DEPTH, MAX_SEARCH_TOP, MAX_SIMS
 
 if TYPE_CHECKING:
     from parlour.train.games import GameSpec
@@ -67,7 +69,7 @@ def _greedy(spec: str, seed: int | None) -> Agent:
 def _expert(spec: str, seed: int | None, sims: str | None = None) -> Agent:
     from parlour.agents.audition_expert import DEFAULT_SIMS, ExpertAgent
 
-    return ExpertAgent(spec, seed, sims=_int_option("sims", sims, DEFAULT_SIMS))
+    return ExpertAgent(spec, seed, sims=_int_option("sims", sims, DEFAULT_SIMS, MAX_SIMS))
 
 
 @_register("audition.search", ("audition",), needs_model=True)
@@ -89,10 +91,10 @@ def _search(
         seed,
         model=model,
         trust=trust,
-        sims=_int_option("sims", sims, DEFAULT_SIMS),
+        sims=_int_option("sims", sims, DEFAULT_SIMS, MAX_SIMS),
         rollout=rollout if rollout is not None else "policy",
-        top=_int_option("top", top, 0),
-        depth=_int_option("depth", depth, DEFAULT_DEPTH),
+        top=_int_option("top", top, 0, MAX_SEARCH_TOP),
+        depth=_int_option("depth", depth, DEFAULT_DEPTH, MAX_SEARCH_DEPTH),
         sample=_int_option("sample", sample, 0),
     )
 
@@ -124,13 +126,18 @@ def _float_option(name: str, value: str | None, default: float) -> float:
         raise ValueError(f"option {name} must be a number, got {value!r}") from None
 
 
-def _int_option(name: str, value: str | None, default: int) -> int:
+def _int_option(name: str, value: str | None, default: int, high: int | None = None) -> int:
+    """The int of option ``name`` (``default`` when absent), at most ``high`` when given (the
+    bounds of :mod:`parlour.train.limits`)."""
     if value is None:
         return default
     try:
-        return int(value)
+        number = int(value)
     except ValueError:
         raise ValueError(f"option {name} must be an int, got {value!r}") from None
+    if high is not None and number > high:
+        raise ValueError(f"option {name} must be <= {high:,}, got {number:,}")
+    return number
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -188,7 +195,7 @@ def make_agent(
         path, sample = spec[len("rllib:") :].removesuffix(":sample"), spec.endswith(":sample")
         if not path:
             raise ValueError("agent spec 'rllib:PATH' needs the path of a run's checkpoint")
-        return RLlibAgent(spec, path, seed=seed, deterministic=not sample)
+        return RLlibAgent(spec, path, seed=seed, deterministic=not sample, trust=trust)
     name, options = parse_spec(spec)
     if name in game.agents:
         builder = load_object(game.agents[name])

@@ -133,6 +133,8 @@ def _load_uncached(path: str, trust: bool) -> tuple[bool, Any]:
     try:
         with kept_global_rngs():  # (SB3's load seeds them: a trainer's streams must go on)
             model = load_model(path, device="cpu")
+    except ModuleNotFoundError:  # a missing extra (torch): run_guarded names its install line
+        raise
     except Exception as exc:  # a truncated / corrupt / foreign zip raises many kinds
         raise ValueError(f"ppo: cannot load a MaskablePPO model from {path!r}: {exc}") from None
     require_finite(model.policy.state_dict(), f"model {path!r}")

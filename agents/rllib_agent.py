@@ -1,30 +1,59 @@
 """``rllib:PATH``: a policy trained with ``parlour train`` on the RLlib backend, playing one seat.
 
-``PATH`` is a run's ``checkpoint`` folder (``runs/NAME/checkpoint``, an RLlib ``Algorithm``
-checkpoint: the learner module is read from ``learner_group/learner/rl_module/learner``), or
-the folder of one saved RLModule. The module is loaded with ``RLModule.from_checkpoint``: no Ray
-cluster is started or joined, so ``parlour eval`` and ``parlour play`` use it like any agent.
+``PATH`` is one of
 
-It acts through :class:`~parlour.train.rllib.module.MaskedPPOModule`'s inference pass, which
-masks illegal actions, and checks the mask again itself: it never returns an illegal action.
-By default it plays the most probable legal action; ``rllib:PATH:sample`` samples from the
-masked policy with its own ``np.random.Generator``. Modules are cached per path and
-modification time within a process.
+| PATH | what is loaded | trust needed |
+|---|---|---|
+| a ``.safetensors`` file | that safe export (:mod:`parlour.train.rllib.export`) | no |
+| a checkpoint folder (``runs/NAME/checkpoint``, ``runs/NAME/checkpoints/latest``) | its safe export ``policy.safetensors`` when it has one | no |
+| a run folder (``runs/NAME``) | ``checkpoint/policy.safetensors`` | no |
+| an RLlib checkpoint without an export (an ``Algorithm`` checkpoint, whose learner module is ``learner_group/learner/rl_module/learner``, or one saved RLModule folder) | ``RLModule.from_checkpoint``: pickles, which run code while they load | ``trust=True`` / ``--trust-model``; without it :class:`~parlour.agents.trust.UntrustedModelError` says why |
+
+A safe export is rebuilt from parlour's own :class:`~parlour.train.rllib.module.MaskedPPOModule`
+and loaded strictly; every loaded module must have finite weights. No Ray cluster is started or
+joined, so ``parlour eval`` and ``parlour play`` use it like any agent. :meth:`RLlibAgent.check_fits`
+refuses a game whose observation size or action count differs from the module's. A run made
+before parlour wrote safe exports is converted once with :func:`export_checkpoint` (trusting it).
+
+It acts through the module's inference pass, which masks illegal actions, and checks the mask
+again itself: it never returns an illegal action. By default it plays the most probable legal
+action; ``rllib:PATH:sample`` samples from the masked policy with its own
+``np.random.Generator``. Loaded modules are cached per path, modification time and size within a
+process; the cache keeps the :data:`MAX_CACHED_MODELS` most recently used.
 """
 
 from __future__ import annotations
 
 import os
+from collections import OrderedDict
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from parlour.agents.base import MaskedLogitsAgent
+from parlour.agents.trust import refuse_untrusted, require_finite
 
 #: where an Algorithm checkpoint keeps the learning module
 LEARNER_MODULE_PATH = Path("learner_group", "learner", "rl_module", "learner")
-_CACHE: dict[tuple[str, float], Any] = {}
+#: the final checkpoint inside a run folder
+RUN_CHECKPOINT = "checkpoint"
+#: loaded modules kept per process (least recently used dropped first): a long run's periodic
+#: evaluations each add a path, and an agent holds its own module anyway
+MAX_CACHED_MODELS = 8
+
+
+@dataclass(frozen=True)
+class LoadedModule:
+    """A module ready to act and the sizes it was built for."""
+
+    module: Any
+    obs_shape: tuple[int, ...]
+    actions: int
+
+
+_CACHE: OrderedDict[tuple[str, int, int], LoadedModule] = OrderedDict()
 
 
 def module_dir(path: str | os.PathLike) -> Path:
@@ -35,7 +64,7 @@ def module_dir(path: str | os.PathLike) -> Path:
     inner = path / LEARNER_MODULE_PATH
     if inner.is_dir():
         return inner
-    if (path / "module_state.pt").exists() or any(path.glob("module_state*")):
+    if any(path.glob("module_state*")):
         return path
     raise FileNotFoundError(
         f"rllib: {str(path)!r} is neither an RLlib run checkpoint (no {LEARNER_MODULE_PATH}) "
@@ -43,19 +72,130 @@ def module_dir(path: str | os.PathLike) -> Path:
     )
 
 
-def load_module(path: str | os.PathLike) -> Any:
-    """The learner RLModule saved at ``path`` (cached per folder and mtime), on the CPU."""
-    folder = module_dir(path)
-    key = (str(folder.resolve()), folder.stat().st_mtime)
-    if key not in _CACHE:
-        import torch
-        from ray.rllib.core.rl_module.rl_module import RLModule
+def find_export(path: str | os.PathLike) -> Path | None:
+    """The safe export ``path`` names (the file, or the one in a checkpoint or run folder)."""
+    from parlour.train.rllib.export import EXPORT_NAME, is_export
 
-        torch.set_num_threads(1)
+    path = Path(path)
+    if path.is_file() or is_export(path):
+        return path if is_export(path) else None
+    for candidate in (path / EXPORT_NAME, path / RUN_CHECKPOINT / EXPORT_NAME):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _checkpoint_module_dir(path: Path) -> Path:
+    """The RLModule folder of an RLlib checkpoint (or run) folder ``path``."""
+    if path.is_file():
+        raise ValueError(
+            f"rllib: {str(path)!r} is a file but not a .safetensors export; give an export, a "
+            "checkpoint folder or a run folder"
+        )
+    run_checkpoint = path / RUN_CHECKPOINT
+    if not (path / LEARNER_MODULE_PATH).is_dir() and run_checkpoint.is_dir():
+        return module_dir(run_checkpoint)
+    return module_dir(path)
+
+
+def _cache_key(path: Path) -> tuple[str, int, int]:
+    stat_of = path
+    if path.is_dir():  # a module folder: its state file says when it changed
+        states = sorted(path.glob("module_state*"))
+        stat_of = states[0] if states else path
+    info = stat_of.stat()
+    return str(path.resolve()), info.st_mtime_ns, info.st_size
+
+
+def _cached(key: tuple[str, int, int], build: Any) -> LoadedModule:
+    if key in _CACHE:
+        _CACHE.move_to_end(key)
+        return _CACHE[key]
+    loaded = build()
+    _CACHE[key] = loaded
+    while len(_CACHE) > MAX_CACHED_MODELS:
+        _CACHE.popitem(last=False)
+    return loaded
+
+
+def _load_safe(path: Path) -> LoadedModule:
+    from parlour.train.rllib.export import read_export
+
+    module, document = read_export(path)
+    return LoadedModule(module, tuple(document["observation"]["shape"]), document["action"]["n"])
+
+
+def _load_pickled(folder: Path) -> LoadedModule:
+    """``RLModule.from_checkpoint`` (trusted: it unpickles), checked like a safe export."""
+    from ray.rllib.core.rl_module.rl_module import RLModule
+
+    try:
         module = RLModule.from_checkpoint(str(folder.resolve()))
-        module.eval()
-        _CACHE[key] = module
-    return _CACHE[key]
+    except Exception as exc:  # a corrupt checkpoint raises many kinds
+        first = " ".join(str(exc).split())[:300] or type(exc).__name__
+        raise ValueError(
+            f"rllib: cannot load the RLlib checkpoint {str(folder)!r}: {first}"
+        ) from None
+    require_finite(module.state_dict(), f"rllib: {str(folder)!r}")
+    module.eval()
+    space = getattr(module, "observation_space", None)
+    inner = space["observation"] if hasattr(space, "spaces") else space
+    return LoadedModule(module, tuple(inner.shape), int(module.action_space.n))
+
+
+def load(path: str | os.PathLike, *, trust: bool = False) -> LoadedModule:
+    """The module ``path`` names (see the module docstring's table), cached."""
+    import torch
+
+    torch.set_num_threads(1)
+    export = find_export(path)
+    if export is not None:
+        if not export.exists():
+            raise FileNotFoundError(f"rllib: no export file at {str(export)!r}")
+        return _cached(_cache_key(export), lambda: _load_safe(export))
+    folder = _checkpoint_module_dir(Path(path))
+    if not trust:
+        refuse_untrusted(path, "an RLlib checkpoint without parlour's safe export")
+    return _cached(_cache_key(folder), lambda: _load_pickled(folder))
+
+
+def load_module(path: str | os.PathLike, *, trust: bool = False) -> Any:
+    """The policy RLModule ``path`` names (a safe export, or with ``trust`` an RLlib
+    checkpoint), on the CPU in eval mode."""
+    return load(path, trust=trust).module
+
+
+def export_checkpoint(
+    path: str | os.PathLike, out: str | os.PathLike, *, trust: bool = False
+) -> Path:
+    """Convert the RLlib checkpoint at ``path`` (a run made before parlour wrote safe exports)
+    into the safe export ``out`` (a ``.safetensors`` file; a folder gets ``policy.safetensors``),
+    once, trusting it (``trust=True``: it unpickles). Returns the file written."""
+    from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
+
+    from parlour.train.rllib.export import (
+        EXPORT_NAME,
+        export_document,
+        module_model_config,
+        write_export,
+    )
+
+    folder = _checkpoint_module_dir(Path(path))
+    if not trust:
+        refuse_untrusted(path, "an RLlib checkpoint")
+    loaded = _load_pickled(folder)
+    config, defaults = dict(loaded.module.model_config or {}), DefaultModelConfig()
+    model_config = module_model_config(
+        config.get("fcnet_hiddens", defaults.fcnet_hiddens),
+        config.get("fcnet_activation", defaults.fcnet_activation),
+        config.get("vf_share_layers", defaults.vf_share_layers),
+    )
+    target = Path(out)
+    if target.is_dir():
+        target = target / EXPORT_NAME
+    document = export_document(model_config, loaded.obs_shape[0], loaded.actions)
+    write_export(target, loaded.module.state_dict(), document)
+    return target
 
 
 class RLlibAgent(MaskedLogitsAgent):
@@ -64,10 +204,31 @@ class RLlibAgent(MaskedLogitsAgent):
     kind = "rllib"
 
     def __init__(
-        self, spec: str, path: str, seed: int | None = None, deterministic: bool = True
+        self,
+        spec: str,
+        path: str,
+        seed: int | None = None,
+        deterministic: bool = True,
+        *,
+        trust: bool = False,
     ) -> None:
         super().__init__(spec, path, seed, deterministic)
-        self.module = load_module(path)
+        self.loaded = load(path, trust=trust)
+        self.module = self.loaded.module
+
+    def check_fits(self, env: Any) -> None:
+        """``ValueError`` unless the module's observation size and action count are ``env``'s."""
+        agent = env.possible_agents[0]
+        obs = tuple(env.observation_space(agent)["observation"].shape)
+        actions = int(env.action_space(agent).n)
+        mine = (self.loaded.obs_shape, self.loaded.actions)
+        if mine != (obs, actions):
+            raise ValueError(
+                f"{self.spec}: the module was trained on observations of shape "
+                f"{self.loaded.obs_shape} with {self.loaded.actions} actions, this game gives "
+                f"{obs} with {actions} (a policy of another game, player count or observation "
+                "mode?)"
+            )
 
     def raw_logits(self, observation: dict[str, np.ndarray], mask: np.ndarray) -> np.ndarray:
         import torch

@@ -40,6 +40,18 @@ from parlour.train.cli import positive_int
 
 HELP = "measure throughput against PettingZoo / OpenSpiel peers (not part of make test)"
 SECTIONS = ("aec", "engine", "batched", "guests", "train", "memory")
+#: the modules a section cannot measure without (checked before any section is measured); the
+#: train section's figure is a ratio to its connect-four peer, which needs pygame
+SECTION_NEEDS: dict[str, tuple[str, ...]] = {
+    "train": ("torch", "stable_baselines3", "sb3_contrib", "tqdm", "matplotlib", "pygame"),
+}
+#: the modules of a section's peers (the bench extra): without them the peers' ratios are null
+SECTION_PEERS: dict[str, tuple[str, ...]] = {
+    "aec": ("pygame", "rlcard", "pyspiel", "shimmy"),
+    "engine": ("pyspiel",),
+    "batched": ("pyspiel",),
+    "memory": ("pygame",),
+}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -255,6 +267,28 @@ def _measure(section: str, steps: int, repeats: int, quick: bool) -> list[dict]:
     return memory_figures()
 
 
+def check_imports(sections: list[str]) -> None:
+    """Before anything is measured: ``UserError`` naming the extra to install when a section's
+    own modules are missing (:data:`SECTION_NEEDS`); one line on stderr when peers' modules are
+    (:data:`SECTION_PEERS`: those ratios are left null)."""
+    from parlour.train.errors import UserError
+    from parlour.train.extras import install_line, missing, needs
+
+    for section in sections:
+        lost = missing(SECTION_NEEDS.get(section, ()))
+        if lost:
+            raise UserError(
+                f"{needs(f'the {section} section', lost)}, or leave it out (--sections)"
+            )
+    peers = sorted({m for s in sections for m in missing(SECTION_PEERS.get(s, ()))})
+    if peers:
+        print(
+            f'parlour bench: the peers need the "bench" extra (missing: {", ".join(peers)}): '
+            f"their ratios are left null; {install_line('bench')}",
+            file=sys.stderr,
+        )
+
+
 def _json_path_problem(path: Path) -> str | None:
     """Why ``--json`` cannot be written (a folder, a missing or read-only folder), else None."""
     if path.is_dir():
@@ -287,6 +321,7 @@ def run(args: argparse.Namespace) -> int:
         if problem:
             print(f"parlour bench: --json: {args.json} {problem}", file=sys.stderr)
             return 2
+    check_imports(sections)  # every section's, before the first is measured
     steps, repeats = (3000, 3) if args.quick else (20000, 5)
     steps = args.steps or steps
     repeats = args.repeats or repeats

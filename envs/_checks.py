@@ -1,17 +1,14 @@
-"""Argument checks shared by the environments: "an int, but not a bool".
+"""Argument checks shared by the environments: "an int, but not a bool", reset options.
 
 ``bool`` is a subclass of ``int`` in Python, so ``isinstance(True, int)`` holds; every integer
 argument of the envs must reject ``True``/``False`` explicitly. These helpers do that once.
 
-====================  ======================================================================
-function              what it does
-====================  ======================================================================
-``is_int``            whether a value is an int (a NumPy integer too, unless
-                      ``numpy=False``) and not a bool
-``require_int``       that check plus an inclusive range; returns the value as a plain
-                      ``int`` or raises ``ValueError`` naming the argument and the allowed
-                      values: ``"<name> must be <allowed>, got <value!r>"``
-====================  ======================================================================
+| function | what it does |
+|---|---|
+| ``is_int`` | whether a value is an int (a NumPy integer too, unless ``numpy=False``) and not a bool |
+| ``require_int`` | that check plus an inclusive range; returns the value as a plain ``int`` or raises ``ValueError`` naming the argument and the allowed values: ``"<name> must be <allowed>, got <value!r>"`` |
+| ``check_reset_options`` | ``reset(options=...)``: ``None`` or a mapping whose keys are the env's reset options; returns a ``dict``, or raises ``ValueError`` naming ``options`` and its type, or the unknown key and the allowed keys |
+| ``require_reset`` | ``RuntimeError("call reset() before <what>()")`` while an env has no game |
 
 ``allowed`` defaults to ``"an int"``, ``"an int >= low"``, ``"an int <= high"`` or
 ``"an int in low..high"`` (from the bounds given); pass it to word the allowed values
@@ -20,9 +17,16 @@ differently (``"a seat in 0..3"``).
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
+
+#: the one key PettingZoo's ``api_test`` passes to see that ``reset`` takes options
+#: (``reset(seed=0, options={"options": 1})``): accepted and ignored by every env
+API_TEST_OPTION = "options"
+#: the longest value shown in an error (a huge or deeply nested options value is cut)
+SHOWN_CHARS = 80
 
 
 def is_int(value: Any, *, numpy: bool = True) -> bool:
@@ -61,3 +65,28 @@ def require_int(
     if not ok:
         raise ValueError(f"{name} must be {allowed or _allowed(low, high)}, got {value!r}")
     return int(value)
+
+
+def check_reset_options(options: Any, allowed: Sequence[str]) -> dict[str, Any]:
+    """``options`` of a ``reset`` as a ``dict``: ``None`` is ``{}``; anything but a mapping, or
+    a key not in ``allowed`` (but :data:`API_TEST_OPTION`), is a ``ValueError`` naming it (an
+    option is never ignored silently: ``{"dekc": ...}`` is a typo, not a deal)."""
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping):
+        shown = repr(options)
+        shown = shown if len(shown) <= SHOWN_CHARS else shown[:SHOWN_CHARS] + "..."
+        raise ValueError(
+            f"options must be a dict with the keys {list(allowed)} (or None), got "
+            f"{type(options).__name__} {shown}"
+        )
+    for key in options:
+        if key not in allowed and key != API_TEST_OPTION:
+            raise ValueError(f"options: unknown key {key!r}; allowed: {list(allowed)}")
+    return dict(options)
+
+
+def require_reset(game: Any, what: str) -> None:
+    """``RuntimeError`` while ``game`` is ``None`` (an env that was never reset)."""
+    if game is None:
+        raise RuntimeError(f"call reset() before {what}()")

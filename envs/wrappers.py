@@ -13,8 +13,11 @@ with subclasses of those three classes that behave identically and only remove o
   ``OrderEnforcingWrapper``'s "cannot be accessed before reset" errors are kept, and a ``reset``
   that raises leaves the wrapper as it was (a never-reset env stays "not reset").
 * ``AssertOutOfBoundsWrapper.step`` checks ``Discrete.contains`` semantics inline for a
-  ``Discrete`` action space (same accepted values: Python ints — bools included, as gymnasium
-  does — and integer numpy scalars within range).
+  ``Discrete`` action space (Python ints and integer numpy scalars within range), except that
+  a bool is not an action: ``step(True)`` fails the assertion as ``step(1.0)`` does (gymnasium's
+  ``contains`` takes ``True`` as ``1``, and PettingZoo's chain then fails inside
+  ``TerminateIllegalWrapper``, whose ``mask[True]`` is a boolean index, with an internal
+  ``ValueError``).
 * ``observe``/``step`` of each wrapper call the next env directly (``self.env.observe``)
   instead of going through ``super()`` and ``BaseWrapper``, and read the raw env's attributes
   directly; ``OrderEnforcingWrapper.last`` and its ``agent_iter`` iterator do the same. The
@@ -158,7 +161,7 @@ class FastAssertOutOfBoundsWrapper(_FastForwarding, wrappers.AssertOutOfBoundsWr
         else:
             space = raw.action_space(agent)
             if type(space) is spaces.Discrete:
-                if isinstance(action, int):
+                if isinstance(action, int) and not isinstance(action, bool):
                     ok = space.start <= action < space.start + space.n
                 elif isinstance(action, np.generic | np.ndarray) and (
                     np.issubdtype(action.dtype, np.integer) and action.shape == ()

@@ -31,6 +31,8 @@ import importlib
 import sys
 from typing import TYPE_CHECKING, Any
 
+from parlour.train.limits import MAX_GAMES, MAX_WORKERS
+
 if TYPE_CHECKING:
     from parlour.train.games import GameSpec
 
@@ -68,14 +70,27 @@ def non_negative_int(text: str) -> int:
     return _bounded_int(text, 0)
 
 
-def _bounded_int(text: str, low: int) -> int:
+def _bounded_int(text: str, low: int, high: int | None = None) -> int:
+    allowed = f"an int >= {low}" if high is None else f"an int in {low}..{high:,}"
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an int >= {low}, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected {allowed}, got {text!r}") from None
     if value < low:
         raise argparse.ArgumentTypeError(f"must be >= {low}, got {value}")
+    if high is not None and value > high:
+        raise argparse.ArgumentTypeError(f"must be <= {high:,}, got {value:,}")
     return value
+
+
+def games_argument(text: str) -> int:
+    """``argparse`` type of ``--games``: an int in 1..:data:`~parlour.train.limits.MAX_GAMES`."""
+    return _bounded_int(text, 1, MAX_GAMES)
+
+
+def workers_argument(text: str) -> int:
+    """``argparse`` type of ``--workers``: an int in 1..:data:`~parlour.train.limits.MAX_WORKERS`."""
+    return _bounded_int(text, 1, MAX_WORKERS)
 
 
 def parse_options(items: list[str]) -> dict[str, Any]:
@@ -120,8 +135,10 @@ def build_parser() -> argparse.ArgumentParser:
         try:
             module = importlib.import_module(module_name)
         except ImportError as exc:  # an optional extra is missing: say so when it is used
-            p = sub.add_parser(command, help=f"(unavailable: {exc})")
-            p.set_defaults(func=_unavailable(command, exc))
+            from parlour.train.extras import hint
+
+            p = sub.add_parser(command, help=f"(unavailable: {hint(exc)})")
+            p.set_defaults(func=_unavailable(command, exc), extra_args=True)  # (any arguments)
             continue
         p = sub.add_parser(command, help=module.HELP, description=module.HELP)
         module.add_arguments(p)
@@ -130,9 +147,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _unavailable(command: str, exc: ImportError):
+    """A subcommand whose module cannot be imported: it fails when used, with the extra to
+    install (:func:`parlour.train.extras.hint`)."""
+
     def run(_args: argparse.Namespace) -> int:
-        print(f"parlour {command} is unavailable: {exc}", file=sys.stderr)
-        return 2
+        raise exc  # (run_guarded: one line naming the extra)
 
     return run
 
@@ -147,8 +166,13 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     from parlour.train.errors import run_guarded
+    from parlour.train.extras import check_command
 
-    return run_guarded(args.command, args.func, args)
+    def checked(args: argparse.Namespace) -> int | None:
+        check_command(args.command)  # a missing extra: before any work
+        return args.func(args)
+
+    return run_guarded(args.command, checked, args)
 
 
 if __name__ == "__main__":

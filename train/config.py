@@ -53,6 +53,8 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from parlour._files import read_regular_file
+from parlour.train import limits as L
 from parlour.train.rllib.settings import RLlibSettings
 from parlour.train.run_folder import check_run_name
 
@@ -70,6 +72,9 @@ VEC_ENVS = ("subproc", "dummy", "batched")
 INIT_FROM_SUFFIXES = (".safetensors", ".zip")
 #: the types of the features extractor options a config may set (``ppo.features_extractor_kwargs``)
 EXTRACTOR_OPTION_TYPES: dict[str, type] = {"bool": bool, "int": int, "float": float, "str": str}
+#: the largest config file read (the shipped ones are ~2 KB): ``/dev/zero`` or a 100 MB file is
+#: refused before it is read
+MAX_CONFIG_BYTES = 1 << 20
 
 
 class ConfigError(ValueError):
@@ -364,6 +369,10 @@ def _validate(cfg: TrainConfig) -> None:
     except ValueError as exc:
         raise ConfigError(str(exc)) from None
     need(cfg.total_timesteps > 0, "total_timesteps: must be > 0")
+    try:
+        L.check_config(cfg)
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
     need(0 <= cfg.seed < 2**32, f"seed: must be in 0..2**32 - 1 (what SB3 takes), got {cfg.seed}")
     need(cfg.n_envs >= 1, "n_envs: must be >= 1")
     need(cfg.vec_env in VEC_ENVS, f"vec_env: one of {', '.join(VEC_ENVS)}, got {cfg.vec_env!r}")
@@ -452,6 +461,10 @@ def _validate(cfg: TrainConfig) -> None:
     from parlour.agents.factory import check_agents_fit, make_agent
 
     try:
+        try:  # (the network's size: on the env's observation)
+            L.check_network(cfg, env)
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
         for where, s in agent_specs(cfg):
             try:  # (a model of another game or table refuses now, not mid-run)
                 agent = make_agent(s, spec, players=cfg.players, trust=cfg.trust_model)
@@ -513,10 +526,17 @@ def load_config(path: str | Path, trust: bool = False) -> TrainConfig:
     (:attr:`TrainConfig.trust_model`)."""
     source = resolve_config_path(path)
     try:
-        data = yaml.load(source.read_text(encoding="utf-8"), Loader=UniqueKeyLoader)
+        if isinstance(source, Path):  # a user's file: a regular file of a bounded size
+            raw = read_regular_file(source, max_bytes=MAX_CONFIG_BYTES, what="config")
+        else:  # a shipped config (package data)
+            raw = source.read_bytes()
+    except (OSError, ValueError) as exc:  # (a folder, FIFO, device, too large, unreadable)
+        raise ConfigError(f"cannot read the config: {exc}") from None
+    try:
+        data = yaml.load(raw.decode("utf-8"), Loader=UniqueKeyLoader)
     except yaml.YAMLError as exc:
         raise ConfigError(f"{source}: not valid YAML: {' '.join(str(exc).split())}") from None
-    except (OSError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError as exc:
         raise ConfigError(f"{source}: cannot read the config: {exc}") from None
     return config_from_dict(data, trust)
 

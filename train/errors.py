@@ -5,7 +5,8 @@ stderr, ``parlour <command>: error: <message>``, and a non-zero exit code, never
 
 | what was raised | exit code | line |
 |---|---|---|
-| :class:`UserError`, ``ValueError``, ``OSError``, ``UnicodeError``, ``zipfile.BadZipFile``, ``RecursionError``, ``EOFError``, ``ImportError`` (bad input, missing / unreadable / corrupt files, a missing optional extra) | 2 | the message |
+| :class:`UserError`, ``ValueError``, ``OSError``, ``UnicodeError``, ``zipfile.BadZipFile``, ``RecursionError``, ``EOFError`` (bad input, missing / unreadable / corrupt files) | 2 | the message |
+| ``ImportError`` (a missing optional extra) | 2 | ``needs the "train" extra (missing: torch): pip install "parlour[train]"`` (:mod:`parlour.train.extras`) |
 | ``KeyboardInterrupt`` (Ctrl-C) | 130 | ``interrupted`` |
 | anything else (a bug in parlour) | 1 | ``internal error: <type>: <message>`` |
 
@@ -71,12 +72,21 @@ def run_guarded(
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         return 0
-    except (UserError, *USER_ERRORS) as exc:
-        report(command, one_line(exc))
-        return EXIT_USER_ERROR
     except SystemExit:
         raise
-    except Exception as exc:  # a bug: still one line, the traceback on request
+    except Exception as exc:
+        from parlour.train.extras import missing_extra
+
+        lost = missing_extra(exc)  # (also under an error that wrapped it: "cannot load ...")
+        if lost is not None or isinstance(exc, ImportError):
+            from parlour.train.extras import hint
+
+            report(command, one_line(hint(lost or exc)))  # type: ignore[arg-type]
+            return EXIT_USER_ERROR
+        if isinstance(exc, (UserError, *USER_ERRORS)):
+            report(command, one_line(exc))
+            return EXIT_USER_ERROR
+        # a bug: still one line, the traceback on request
         report(
             command,
             f"internal error: {type(exc).__name__}: {one_line(exc)} "

@@ -1,7 +1,7 @@
 """``parlour eval``: a tournament between agents, printed and written as JSON, Markdown and PNG.
 
 ```
-parlour eval --game audition --players 2 --agents ppo:runs/audition_2p/model.zip audition.greedy --games 2000
+parlour eval --game audition --players 2 --agents ppo:runs/audition_2p/model.safetensors audition.greedy --games 2000
 parlour eval --game guests --players 1 --agents guests.deducer random --games 200 --option level=medium
 ```
 
@@ -10,16 +10,18 @@ parlour eval --game guests --players 1 --agents guests.deducer random --games 20
 | ``--game`` | a game name (``audition``, ``guests``, a registered plug-in) or ``module:ATTR`` naming a ``GameSpec`` (:mod:`parlour.train.games`) |
 | ``--players`` | seats at the table |
 | ``--agents`` | agent specs (see :mod:`parlour.agents.factory`; ``ppo:NAME`` plays a shipped model, ``parlour models`` lists them); fewer kinds than seats fill seats cyclically |
-| ``--games`` | number of games (rounded up to whole deals: every arrangement on every deal) |
+| ``--games`` | number of games, 1..1,000,000 (rounded up to whole deals: every arrangement on every deal; more than 2,000 arrangements per deal — e.g. 12 agents at 6 seats — are refused: :mod:`parlour.train.limits`) |
 | ``--option KEY=VALUE`` | a game constructor option, value in YAML (``--option action_cards=2``) |
 | ``--seed`` | first deal seed (deal ``d`` uses ``seed + d``) |
-| ``--workers`` | processes (default: one per core) |
+| ``--workers`` | processes, 1..256 (default: one per core) |
 | ``--out`` | output folder (default ``runs/eval/<game>_<players>p_<time>``) |
+| ``--overwrite`` | write into an existing non-empty ``--out`` (only ``eval.*`` and ``replays/replay_*.json`` are replaced; without it such a folder is refused before any game is played, and left as it was) |
 | ``--save-replays K`` | also write the first ``K`` games as replays, ``<out>/replays/replay_KKKK.json`` (:mod:`parlour.train.web.replay`; watch them with ``parlour serve --replays <out>/replays``) |
 
-Writes ``eval.json`` (format of :mod:`parlour.train.tournament`), ``eval.md`` and ``eval.png`` (win rates
-with 95% intervals; the head-to-head matrix for more than two kinds), rendered by
-:mod:`parlour.train.report`.
+Writes ``eval.json`` (format of :mod:`parlour.train.tournament`; strict JSON, a number that is
+not finite is ``null``), ``eval.md`` and ``eval.png`` (win rates with 95% intervals; the
+head-to-head matrix for more than two kinds), rendered by :mod:`parlour.train.report`, each
+written under a temporary name and moved into place.
 
 The table (printed and in ``eval.md``) has one row per agent: games, wins, win rate, 95% CI,
 mean score, mean reward, and the game's own columns (its ``GameSpec.stats``; Awkward Guests:
@@ -29,13 +31,18 @@ mean score, mean reward, and the game's own columns (its ``GameSpec.stats``; Awk
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from parlour.train.cli import game_argument, parse_options, positive_int, trust_argument
+from parlour.train.cli import (
+    game_argument,
+    games_argument,
+    parse_options,
+    trust_argument,
+    workers_argument,
+)
 
 HELP = "play a tournament between agents and write JSON / Markdown / PNG results"
 
@@ -49,15 +56,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--players", type=int, default=2, help="seats (default 2)")
     parser.add_argument("--agents", nargs="+", required=True, help="agent specs")
-    parser.add_argument("--games", type=positive_int, default=1000, help="games (default 1000)")
+    parser.add_argument("--games", type=games_argument, default=1000, help="games (default 1000)")
     parser.add_argument(
         "--option", action="append", default=[], metavar="KEY=VALUE", help="game option (YAML)"
     )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
-        "--workers", type=positive_int, default=None, help="processes (default: cores)"
+        "--workers", type=workers_argument, default=None, help="processes (default: cores)"
     )
     parser.add_argument("--out", default=None, help="output folder")
+    parser.add_argument(
+        "--overwrite", action="store_true", help="write into an existing non-empty --out"
+    )
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     parser.add_argument(
         "--save-replays",
@@ -70,7 +80,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from parlour.train.report import print_table
+    from parlour.train.report import check_out, print_table
     from parlour.train.tournament import run_tournament
 
     spec = args.game  # (resolved by the argument parser: game_argument)
@@ -81,9 +91,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     stamp = time.strftime("%Y%m%d-%H%M%S")
     out = Path(args.out or f"runs/eval/{spec.name}_{args.players}p_{stamp}")
-    if out.exists() and not out.is_dir():  # checked before the tournament, not after it
-        print(f"parlour eval: --out: {out} is a file, not a folder", file=sys.stderr)
-        return 2
+    check_out(out, args.overwrite, "the evaluation's files")  # (before any game is played)
     try:
         options = parse_options(args.option)
         result = run_tournament(
@@ -124,13 +132,14 @@ def run(args: argparse.Namespace) -> int:
 def write_results_safely(result: dict, out: Path, spec: object) -> list[Path]:
     """``write_results`` into ``out``; if that fails (the folder became unwritable, the disk is
     full), the results go to a fresh temporary folder instead of being lost."""
-    from parlour.train.report import write_results
+    from parlour._files import write_atomic
+    from parlour.train.report import strict_json, write_results
 
     try:
         return write_results(result, out, "eval", spec)
     except OSError as exc:
         rescue = Path(tempfile.mkdtemp(prefix="parlour-eval-")) / "eval.json"
-        rescue.write_text(json.dumps(result, indent=1) + "\n")
+        write_atomic(rescue, strict_json(result, indent=1))
         print(
             f"parlour eval: cannot write to {out} ({exc}); results saved in {rescue}",
             file=sys.stderr,

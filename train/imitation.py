@@ -25,7 +25,6 @@ Everything is seeded from the run's ``seed``: the same config gives the same net
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from pathlib import Path
@@ -33,7 +32,9 @@ from typing import Any
 
 import numpy as np
 
+from parlour._files import write_atomic
 from parlour.train.config import ConfigError, TrainConfig
+from parlour.train.report import strict_json
 
 #: decisions of teacher games still running when recording stops are dropped; below this share
 #: kept, a warning says that ``imitation.steps`` is short for games this long
@@ -248,7 +249,7 @@ def imitate(
         "record_wall_time_s": round(t1 - t0, 1),
         "fit_wall_time_s": round(t2 - t1, 1),
     }
-    (run_dir / "imitation.json").write_text(json.dumps(summary, indent=2) + "\n")
+    write_atomic(run_dir / "imitation.json", strict_json(summary))
     last = epochs[-1]
     print(
         f"imitation of {cfg.imitation.teacher}: {summary['decisions_kept']} decisions, "

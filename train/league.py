@@ -10,10 +10,10 @@ parlour league --game guests --players 4 --agents guests.deducer random --games 
 | ``--game`` | a game name or ``module:ATTR`` naming a ``GameSpec`` (as ``parlour eval``) |
 | ``--players`` | seats at the table (default 2) |
 | ``--agents`` | two or more distinct agent specs (:mod:`parlour.agents.factory`; ``ppo:NAME`` of a shipped model, :mod:`parlour.models`) |
-| ``--games`` | games per pairing (default 200), rounded up to whole deals (every table of the pairing on every deal) |
+| ``--games`` | games per pairing (default 200), rounded up to whole deals (every table of the pairing on every deal); at most 1,000,000 games in all, and at most 2,000 tables per deal (13 agents at 6 seats are refused: :mod:`parlour.train.limits`) |
 | ``--option KEY=VALUE`` | a game constructor option, value in YAML |
 | ``--seed`` | deal ``d`` is ``reset(seed=seed + d)``, the same deals for every pairing (default 0) |
-| ``--workers`` | processes (default: one per core); the results do not depend on it |
+| ``--workers`` | processes, 1..256 (default: one per core); the results do not depend on it |
 | ``--out`` | output folder (default ``runs/league/<game>_<players>p_<time>``) |
 | ``--overwrite`` | write into an existing non-empty ``--out`` (only ``league.*`` are replaced; without it such a folder is refused before anything is played, and left as it was) |
 | ``--order-shuffles N`` | random game orders over which the ratings' order sensitivity ``order_sd`` is measured (default 16; 0: not measured) |
@@ -64,21 +64,23 @@ from __future__ import annotations
 
 import argparse
 import itertools
-import json
 import math
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from parlour._files import write_atomic
+from parlour.train import report
 from parlour.train.cli import (
     game_argument,
+    games_argument,
     non_negative_int,
     parse_options,
     positive_int,
     trust_argument,
+    workers_argument,
 )
-from parlour.train.errors import UserError
 
 if TYPE_CHECKING:
     from parlour.train.games import GameSpec
@@ -111,14 +113,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=positive_int, default=2, help="seats (default 2)")
     parser.add_argument("--agents", nargs="+", required=True, help="two or more agent specs")
     parser.add_argument(
-        "--games", type=positive_int, default=200, help="games per pairing (default 200)"
+        "--games", type=games_argument, default=200, help="games per pairing (default 200)"
     )
     parser.add_argument(
         "--option", action="append", default=[], metavar="KEY=VALUE", help="game option (YAML)"
     )
     parser.add_argument("--seed", type=int, default=0, help="first deal seed (default 0)")
     parser.add_argument(
-        "--workers", type=positive_int, default=None, help="processes (default: cores)"
+        "--workers", type=workers_argument, default=None, help="processes (default: cores)"
     )
     parser.add_argument("--out", default=None, help="output folder")
     parser.add_argument(
@@ -162,13 +164,7 @@ def run(args: argparse.Namespace) -> int:
 
 def check_out(out: Path, overwrite: bool) -> None:
     """Refuse a file, or an existing non-empty folder without ``--overwrite``."""
-    if out.exists() and not out.is_dir():
-        raise UserError(f"--out: {out} is a file, not a folder")
-    if out.is_dir() and any(out.iterdir()) and not overwrite:
-        raise UserError(
-            f"--out: {out} exists and is not empty; use --overwrite to write the league's files "
-            "into it, or another folder"
-        )
+    report.check_out(out, overwrite, "the league's files")
 
 
 # -- the schedule -----------------------------------------------------------------------------
@@ -277,7 +273,8 @@ def run_league(
     """Play the league and return its result (the content of ``league.json``); ``trust``:
     pickle-bearing model files may load (``--trust-model``)."""
     from parlour.train.games import get_game
-    from parlour.train.tournament import check_players, play_games
+    from parlour.train.limits import MAX_GAMES
+    from parlour.train.tournament import check_arrangements, check_players, play_games
 
     game = get_game(game)
     specs = check_agents(specs)
@@ -286,9 +283,16 @@ def run_league(
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise ValueError(f"--seed: must be an int >= 0, got {seed!r}")
     check_players(game, players)
-    table = league_tables(len(specs), players)
     per_pairing = 1 if players == 1 else players * (players - 1)
+    pairings = len(specs) if players == 1 else math.comb(len(specs), 2)
+    check_arrangements(pairings * per_pairing, f"{len(specs)} agents", players)
+    table = league_tables(len(specs), players)
     deals = math.ceil(games / per_pairing)
+    if deals * len(table) > MAX_GAMES:
+        raise ValueError(
+            f"--games: {games:,} per pairing of {pairings:,} pairings is {deals * len(table):,} "
+            f"games; the limit is {MAX_GAMES:,} in all"
+        )
     played = play_games(
         game, players, specs, deals * len(table), seed, game_options, workers, progress, "league",
         table=table, trust=trust,
@@ -475,7 +479,7 @@ def plot(league: Mapping[str, Any], path: Path) -> None:
     ax.set_title(f"{league['game']} {league['players']}p league, {league['deals']} deals")
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.3), ncol=2, fontsize=8)
     fig.tight_layout()
-    fig.savefig(path, dpi=PLOT_DPI)
+    report.save_figure(fig, path, PLOT_DPI)
     plt.close(fig)
 
 
@@ -483,7 +487,7 @@ def write_league(league: Mapping[str, Any], out: Path, wall_time_s: float | None
     """``league.json``, ``league.md`` and ``league.png`` in ``out``."""
     out.mkdir(parents=True, exist_ok=True)
     paths = [out / name for name in FILES]
-    paths[0].write_text(json.dumps(league, indent=2) + "\n", encoding="utf-8")
-    paths[1].write_text(markdown(league, wall_time_s), encoding="utf-8")
+    write_atomic(paths[0], report.strict_json(league))
+    write_atomic(paths[1], markdown(league, wall_time_s))
     plot(league, paths[2])
     return paths

@@ -12,6 +12,16 @@ dictionary's ``game`` when not given); a game adds its own columns and notes thr
 | terminal | :func:`print_table` | :func:`print_report` |
 | files | :func:`write_results` (``<stem>.json``, ``.md``, ``.png``) | :func:`write_report` (``report.json``, ``report.md``, ``learning_curve.png``) |
 
+Files
+-----
+
+Every file is written under a temporary name and moved into place (:mod:`parlour._files`), so
+a kill or a full disk never leaves half of one. The JSON files are strict JSON
+(:func:`strict_json`): a number that is not finite (NaN, infinity: e.g. a mean over no games)
+is written as ``null``, never as the ``NaN`` / ``Infinity`` that other JSON parsers refuse.
+:func:`check_out` refuses an output folder that is not empty unless ``--overwrite``
+(``parlour eval``, ``parlour league``), before anything is played.
+
 Tables
 ------
 
@@ -28,11 +38,15 @@ a solve is (``stats.solve_rate``).
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+from parlour._files import atomic_path, write_atomic
+from parlour.train.errors import UserError
 
 if TYPE_CHECKING:
     from parlour.train.games import Column, GameSpec
@@ -46,6 +60,43 @@ NARROW, WIDE = 110, 150
 #: the longest agent spec shown in full under a bar of the plot (longer ones keep their end)
 PLOT_LABEL = 28
 PLOT_DPI = 100
+
+
+def finite(data: Any) -> Any:
+    """``data`` with every float that is not finite (NaN, +-infinity; NumPy's too) made None,
+    and NumPy scalars and arrays made plain Python (mappings and sequences are copied)."""
+    if isinstance(data, np.ndarray | np.generic):
+        data = data.tolist()
+    if isinstance(data, float):
+        return data if math.isfinite(data) else None
+    if isinstance(data, Mapping):
+        return {k: finite(v) for k, v in data.items()}
+    if isinstance(data, list | tuple):
+        return [finite(v) for v in data]
+    return data
+
+
+def strict_json(data: Any, indent: int | None = 2) -> str:
+    """``data`` as strict JSON text (NaN and infinities as ``null``: :func:`finite`)."""
+    return json.dumps(finite(data), indent=indent, allow_nan=False) + "\n"
+
+
+def check_out(out: Path, overwrite: bool, what: str) -> None:
+    """Refuse ``--out`` when it is a file, or a non-empty folder without ``--overwrite``
+    (``what``: the files that would be written into it, for the message)."""
+    if out.exists() and not out.is_dir():
+        raise UserError(f"--out: {out} is a file, not a folder")
+    if out.is_dir() and any(out.iterdir()) and not overwrite:
+        raise UserError(
+            f"--out: {out} exists and is not empty; use --overwrite to write {what} into it, "
+            "or another folder"
+        )
+
+
+def save_figure(fig: Any, path: Path, dpi: int = PLOT_DPI) -> None:
+    """A matplotlib figure as a PNG at ``path`` (atomically)."""
+    with atomic_path(path) as tmp:
+        fig.savefig(tmp, dpi=dpi, format="png")
 
 
 def _spec(data: Mapping[str, Any], spec: GameSpec | None) -> GameSpec:
@@ -225,7 +276,7 @@ def plot(result: Mapping[str, Any], path: Path) -> None:
         ax2.set_title("head to head (row ahead of column)")
         fig.colorbar(im, ax=ax2)
     fig.tight_layout()
-    fig.savefig(path, dpi=PLOT_DPI)
+    save_figure(fig, path)
     plt.close(fig)
 
 
@@ -235,8 +286,8 @@ def write_results(
     """``<stem>.json``, ``<stem>.md`` and ``<stem>.png`` of a tournament in ``out``."""
     out.mkdir(parents=True, exist_ok=True)
     paths = [out / f"{stem}.json", out / f"{stem}.md", out / f"{stem}.png"]
-    paths[0].write_text(json.dumps(result, indent=2) + "\n")
-    paths[1].write_text(markdown(result, spec=spec))
+    write_atomic(paths[0], strict_json(result))
+    write_atomic(paths[1], markdown(result, spec=spec))
     plot(result, paths[2])
     return paths
 
@@ -346,6 +397,13 @@ def report_markdown(report: Mapping[str, Any], spec: GameSpec | None = None) -> 
         f"{report['final_eval_wall_time_s']:.0f} s.",
         "",
     ]
+    if report.get("interrupted"):
+        lines += [
+            f"**Interrupted** at {report['timesteps']} learner steps (Ctrl-C or SIGTERM): the "
+            "model and a checkpoint were saved there, the final evaluation was not played; "
+            "`parlour train CONFIG --resume` continues the run.",
+            "",
+        ]
     imitation = report.get("imitation")
     if imitation:
         last = imitation["epochs"][-1]
@@ -435,14 +493,14 @@ def plot_learning_curve(report: Mapping[str, Any], path: Path) -> None:
     ax.set_ylim(0, 1)
     ax.legend(loc="lower right")
     fig.tight_layout()
-    fig.savefig(path, dpi=PLOT_DPI)
+    save_figure(fig, path)
     plt.close(fig)
 
 
 def write_report(report: Mapping[str, Any], run_dir: Path, spec: GameSpec | None = None) -> None:
     """``report.json``, ``report.md`` and ``learning_curve.png`` in ``run_dir``."""
-    (run_dir / "report.json").write_text(json.dumps(report, indent=2) + "\n")
-    (run_dir / "report.md").write_text(report_markdown(report, spec))
+    write_atomic(run_dir / "report.json", strict_json(report))
+    write_atomic(run_dir / "report.md", report_markdown(report, spec))
     plot_learning_curve(report, run_dir / "learning_curve.png")
 
 

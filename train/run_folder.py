@@ -8,6 +8,8 @@
 | a new run never deletes a run | a non-empty run folder is refused unless ``--overwrite`` (or ``--resume``); with ``--overwrite`` it is emptied only after the config, the environments and the model were built (:func:`clear_run_dir`) |
 | a new run never deletes a model it plays | an agent (opponent, evaluation, teacher) whose model lies in the run folder is refused before anything is emptied (:func:`refuse_agent_models_in`; ``init_from`` likewise) |
 | ``--resume`` keeps the record true | a config that differs from the run's ``config.yaml`` in anything that shapes the model or the game (:data:`RESUME_FIXED_KEYS`) is refused, naming the keys (:func:`resume_differences`); ``config.yaml`` is rewritten only after that check |
+| a kill loses at most the checkpoint being written | every file a run writes goes to a temporary name and is ``os.replace``d (:mod:`parlour._files`); a checkpoint is a model file with its ``state.json``, the previous pair kept until a new one is complete (:mod:`parlour.train.checkpoints`); ``--resume`` falls back to the previous pair, with a warning, when the newest is missing, truncated, corrupt or mismatched |
+| ``--resume`` never resets the history | a missing or corrupt ``state.json`` (with no usable previous pair) refuses ``--resume``, naming the file; the run folder is left as it was |
 
 Errors are :class:`RunFolderError` (a :class:`~parlour.train.errors.UserError`): one line, exit 2.
 """
@@ -20,18 +22,18 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from parlour._files import read_regular_file
 from parlour.train.errors import UserError
 
 #: config keys a resumed run must keep: the checkpoint restores the network, the optimizer and
 #: every PPO hyper-parameter, and the game decides what the network sees
 RESUME_FIXED_KEYS = ("game", "players", "game_options", "seed", "ppo")
-#: the checkpoint's model file under ``checkpoints/`` (parlour's model format, Adam's state
-#: and the step counts included: :mod:`parlour.agents.model_file`)
-CHECKPOINT_MODEL = "latest.safetensors"
 #: the checkpoint model file of runs written by parlour before its own model format (pickles)
 OLD_CHECKPOINT_MODEL = "latest.zip"
 #: the files whose presence marks a folder as holding a run (``model.zip``: an older run's)
 RUN_MARKERS = ("model.safetensors", "model.zip", "report.json", "config.yaml", "checkpoints")
+#: the largest run ``config.yaml`` read back
+MAX_RUN_CONFIG_BYTES = 1024 * 1024
 
 
 class RunFolderError(UserError):
@@ -100,20 +102,24 @@ def resume_differences(saved: dict[str, Any], new: dict[str, Any]) -> list[str]:
     return out
 
 
-def check_resume(
-    run_dir: Path, cfg_dict: dict[str, Any], checkpoint: str = CHECKPOINT_MODEL
-) -> None:
+def check_resume(run_dir: Path, cfg_dict: dict[str, Any], checkpoint: str | None = None) -> None:
     """Refuse ``--resume`` without a checkpoint, or with a config that changes the model/game.
 
-    ``checkpoint`` is the checkpoint's name under ``checkpoints/``: the SB3 backend's
-    :data:`CHECKPOINT_MODEL` file, or RLlib's ``latest`` folder (which needs ``state.json``
-    beside it)."""
+    ``checkpoint`` is the checkpoint's name under ``checkpoints/``: by default SB3's model file
+    (:data:`parlour.train.checkpoints.CHECKPOINT_MODEL`, or the previous one: which pair is
+    usable is :func:`parlour.train.checkpoints.find_checkpoints`'s to say), or RLlib's
+    ``latest`` folder (which needs ``state.json`` beside it)."""
     import yaml
 
-    ckpt = run_dir / "checkpoints" / checkpoint
-    state = run_dir / "checkpoints" / "state.json"
-    is_file = checkpoint.endswith((".zip", ".safetensors"))
-    found = ckpt.is_file() if is_file else ckpt.is_dir() and state.is_file()
+    from parlour.train.checkpoints import CHECKPOINT_MODEL, PREVIOUS_MODEL
+
+    folder = run_dir / "checkpoints"
+    if checkpoint is None:
+        ckpt = folder / CHECKPOINT_MODEL
+        found = ckpt.is_file() or (folder / PREVIOUS_MODEL).is_file()
+    else:
+        ckpt = folder / checkpoint
+        found = ckpt.is_dir() and (folder / "state.json").is_file()
     if not found:
         old = run_dir / "checkpoints" / OLD_CHECKPOINT_MODEL
         hint = (
@@ -124,8 +130,9 @@ def check_resume(
         raise RunFolderError(f"--resume but no checkpoint at {ckpt}" + hint * old.is_file())
     path = run_dir / "config.yaml"
     try:
-        saved = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        text = read_regular_file(path, max_bytes=MAX_RUN_CONFIG_BYTES, what="--resume")
+        saved = yaml.safe_load(text.decode("utf-8"))
+    except (OSError, ValueError, yaml.YAMLError) as exc:
         raise RunFolderError(f"--resume: cannot read the run's config {path}: {exc}") from None
     if not isinstance(saved, dict):
         raise RunFolderError(f"--resume: {path} is not a config mapping")

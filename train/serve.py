@@ -7,8 +7,14 @@ parlour serve --replays runs/eval/audition_2p_20260101-120000/replays
 
 Starts a local web server (Starlette + uvicorn, :mod:`parlour.train.web`) and prints its
 address. In the page a person picks a game, the player count, the game's options, their seat and
-the opponents (every agent spec that plays the game, plus ``ppo:PATH`` for each ``--model``
-file and each ``runs/*/model.safetensors`` found under the current folder), then plays by clicking.
+the opponents from the server's catalog (every scripted agent that plays the game, the shipped
+models of that game and player count, and each ``--model`` file and each
+``runs/*/model.safetensors`` found under the current folder, by a catalog id: the page never
+names a file), then plays by clicking. The server answers only its own page (``Host`` and
+``Origin`` checked) and bounds what a request may cost (:mod:`parlour.train.web.guard`,
+:mod:`parlour.train.web.sessions`); ``--host`` other than a loopback address prints a warning:
+anyone who reaches the address may play and use the server's CPU. Model files are loaded
+untrusted (no pickle).
 Each browser tab is its own game; a game untouched for ``--timeout`` seconds is dropped.
 ``--replays`` lists replay files (or folders of them, e.g. written by
 ``parlour eval --save-replays K``) on the page; a replay file can also be opened from the
@@ -18,10 +24,17 @@ browser. See ``docs/web.md``.
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from parlour.train.web.sessions import DEFAULT_TIMEOUT_S
 
+#: printed when ``--host`` is not a loopback address
+EXPOSED_WARNING = (
+    "parlour serve: warning: --host {host} is not a loopback address: anyone who can reach "
+    "this machine may start games on it (bounded per address, see docs/web.md). Use the "
+    "default --host 127.0.0.1 unless you mean it."
+)
 HELP = "play the games against agents and watch replays in the browser"
 DEFAULT_PORT = 8000
 #: where ``parlour train`` leaves its models (offered as opponents when found)
@@ -34,7 +47,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})"
     )
     parser.add_argument(
-        "--model", nargs="+", default=[], help="PPO model files offered as opponents"
+        "--model",
+        nargs="+",
+        default=[],
+        help="PPO model files offered as opponents (the page names them by id)",
     )
     parser.add_argument(
         "--replays", nargs="+", default=[], help="replay files or folders to list on the page"
@@ -51,6 +67,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from parlour.train.web.app import create_app
+    from parlour.train.web.guard import is_loopback
 
     models = [*args.model, *(str(p) for p in sorted(Path().glob(MODEL_GLOB)))]
     for m in args.model:
@@ -61,11 +78,23 @@ def run(args: argparse.Namespace) -> int:
         if not Path(r).exists():
             print(f"parlour serve: --replays {r}: no such file or folder")
             return 2
-    if args.timeout <= 0:
+    if not args.timeout > 0:  # (NaN too)
         print(f"parlour serve: --timeout must be > 0, got {args.timeout}")
         return 2
-    app = create_app(models=models, replays=args.replays, timeout=args.timeout)
-    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")
+    if not is_loopback(args.host):
+        print(EXPOSED_WARNING.format(host=args.host), file=sys.stderr, flush=True)
+    app = create_app(
+        models=models,
+        replays=args.replays,
+        timeout=args.timeout,
+        host=args.host,
+        port=args.port or None,  # (--port 0: the system picks one; any port is the bound one)
+    )
+    # proxy_headers off: a client is its socket's address, never an X-Forwarded-For it sends
+    # (the bounds per client count addresses)
+    config = uvicorn.Config(
+        app, host=args.host, port=args.port, log_level="warning", proxy_headers=False
+    )
     server = uvicorn.Server(config)
     print(f"parlour serve: open http://{args.host}:{args.port}/ (Ctrl-C stops)", flush=True)
     server.run()

@@ -61,7 +61,7 @@ import math
 import multiprocessing as mp
 import os
 import time
-from collections.abc import Generator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -69,6 +69,7 @@ import numpy as np
 
 from parlour.agents.factory import check_agents_fit
 from parlour.train.errors import UserError
+from parlour.train.limits import MAX_ARRANGEMENTS, MAX_GAMES, MAX_WORKERS
 
 if TYPE_CHECKING:
     from parlour.train.games import GameSpec
@@ -76,6 +77,9 @@ if TYPE_CHECKING:
 Z95 = 1.959963984540054
 #: set this environment variable to play every game per game (no ``batched_tournament`` hook)
 NO_BATCH_ENV = "PARLOUR_NO_BATCHED_EVAL"
+#: games handed to the worker pool at once (its task feeder queues everything it is given, so a
+#: tournament is fed in windows: the queue does not grow with the games)
+POOL_WINDOW = 1 << 16
 
 
 def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
@@ -91,10 +95,17 @@ def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, fl
     return (lo, hi)
 
 
+def count_arrangements(num_kinds: int, players: int) -> int:
+    """How many arrangements :func:`arrangements` gives (at most; without building them)."""
+    return players if num_kinds <= players else math.comb(num_kinds, players) * players
+
+
 def arrangements(num_kinds: int, players: int) -> list[tuple[int, ...]]:
-    """Seat → kind-index tuples of one deal (see the module table)."""
+    """Seat → kind-index tuples of one deal (see the module table); ``ValueError`` past
+    :data:`~parlour.train.limits.MAX_ARRANGEMENTS`."""
     if num_kinds < 1:
         raise ValueError("a tournament needs at least one agent")
+    check_arrangements(count_arrangements(num_kinds, players), f"{num_kinds} agents", players)
     tables = (
         [tuple(i % num_kinds for i in range(players))]
         if num_kinds <= players
@@ -106,6 +117,44 @@ def arrangements(num_kinds: int, players: int) -> list[tuple[int, ...]]:
     # distinct ones only: a table that repeats (A B A B) has fewer distinct rotations than seats,
     # and a repeated arrangement would replay the same game (same deal, seats and agent seeds)
     return list(dict.fromkeys(rotations))
+
+
+def check_arrangements(count: int, who: str, players: int) -> None:
+    """``ValueError`` if one deal would be played by more than
+    :data:`~parlour.train.limits.MAX_ARRANGEMENTS` seat arrangements (``--games 1`` plays them
+    all)."""
+    if count > MAX_ARRANGEMENTS:
+        raise ValueError(
+            f"--agents: {who} at {players} seats make {count:,} seat arrangements, each played "
+            f"on every deal (so at least {count:,} games); the limit is {MAX_ARRANGEMENTS:,}: "
+            "use fewer agents"
+        )
+
+
+class Jobs(Sequence[tuple[int, tuple[int, ...]]]):
+    """The ``(deal, arrangement)`` games of a tournament, deal by deal, each made when it is
+    asked for: its memory does not grow with the games (a slice is a list of that part)."""
+
+    def __init__(self, deals: int, table: Sequence[tuple[int, ...]]) -> None:
+        self.deals, self.table = deals, list(table)
+
+    def __len__(self) -> int:
+        return self.deals * len(self.table)
+
+    def _job(self, i: int) -> tuple[int, tuple[int, ...]]:
+        deal, k = divmod(i, len(self.table))
+        return deal, self.table[k]
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [self._job(i) for i in range(len(self))[index]]
+        i = range(len(self))[index]  # (negative indices; IndexError past the end)
+        return self._job(i)
+
+    def __iter__(self) -> Iterator[tuple[int, tuple[int, ...]]]:
+        for deal in range(self.deals):
+            for kinds in self.table:
+                yield deal, kinds
 
 
 @dataclass
@@ -443,15 +492,19 @@ def play_games(
     specs = list(specs)
     if len(set(specs)) != len(specs):
         raise ValueError(f"agent specs must be distinct, got {specs}")
-    if games < 1:
-        raise ValueError(f"games must be >= 1, got {games}")
+    if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
+        raise ValueError(f"--games: must be an int in 1..{MAX_GAMES:,}, got {games!r}")
     check_players(game, players)
     game_options = seat_options(specs, game_options or {})
-    if workers is not None and (isinstance(workers, bool) or workers < 1):
-        raise ValueError(f"workers must be >= 1 (or None: one per core), got {workers}")
+    if workers is not None and (
+        isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= MAX_WORKERS
+    ):
+        raise ValueError(
+            f"--workers: must be an int in 1..{MAX_WORKERS} (or None: one per core), got {workers!r}"
+        )
     table = list(table) if table is not None else arrangements(len(specs), players)
     deals = math.ceil(games / len(table))
-    jobs = [(d, kinds) for d in range(deals) for kinds in table]
+    jobs = Jobs(deals, table)
     workers = min(workers or os.cpu_count() or 1, len(jobs))
     t0 = time.perf_counter()
     init = (game, players, game_options, specs, seed, trust)
@@ -468,11 +521,13 @@ def play_games(
             bar.update(1)
     else:
         ctx = mp.get_context("spawn")
-        chunk = max(1, len(jobs) // (workers * 16))
+        chunk = max(1, min(len(jobs), POOL_WINDOW) // (workers * 16))
         with ctx.Pool(workers, initializer=_init_pool_worker, initargs=init) as pool:
-            for rec in pool.imap_unordered(_play_in_pool, jobs, chunksize=chunk):
-                records.append(rec)
-                bar.update(1)
+            for start in range(0, len(jobs), POOL_WINDOW):
+                window = jobs[start : start + POOL_WINDOW]
+                for rec in pool.imap_unordered(_play_in_pool, window, chunksize=chunk):
+                    records.append(rec)
+                    bar.update(1)
     bar.close()
     order: dict[tuple[int, ...], int] = {}
     for i, kinds in enumerate(table):
@@ -486,7 +541,7 @@ def _play_batched(
     game: GameSpec,
     players: int,
     specs: list[str],
-    jobs: list,
+    jobs: Jobs,
     seed: int,
     options: dict,
     trust: bool = False,

@@ -28,8 +28,11 @@ What a run does (config keys in :mod:`parlour.train.config`):
    and added to every worker's opponent pool (``env_method("add_snapshot", path)``).
 4. Every ``eval.every`` steps the learner plays a tournament (:mod:`parlour.train.tournament`, the same
    code as ``parlour eval``) against each of ``eval.agents``; win rates are logged (``eval/...``).
-5. Every ``checkpoint_every`` steps ``checkpoints/latest.safetensors`` and ``checkpoints/state.json``
-   (evaluation history, snapshots, wall time) are written; ``--resume`` continues from them.
+5. Every ``checkpoint_every`` steps a checkpoint pair, ``checkpoints/latest.safetensors`` and
+   ``checkpoints/state.json`` (evaluation history, snapshots, wall time, the model file's size
+   and digest), is written; the pair before it is kept as ``previous.safetensors`` and
+   ``previous_state.json`` until the new one is complete (:mod:`parlour.train.checkpoints`).
+   ``--resume`` continues from the newest usable pair.
 6. At the end: ``model.safetensors``, a final evaluation against ``eval.final_agents`` with
    ``eval.final_games`` games each, ``report.md``, ``report.json``, ``learning_curve.png``, and
    the result table printed.
@@ -48,8 +51,13 @@ replaces an existing run of the same name (without it, a folder that holds a run
 
 Run folders are locked while in use, a new run deletes nothing before its config, envs and model
 exist, and ``--resume`` refuses a config that changes the model or the game
-(:mod:`parlour.train.run_folder`). Ctrl-C saves the model, a checkpoint and the report of what
-was done and exits with code 130 (:mod:`parlour.train.safe_stop`); ``--resume`` continues.
+(:mod:`parlour.train.run_folder`). Every file a run writes (``config.yaml``, the models and
+snapshots, the checkpoints, ``report.json``, ``report.md``, ``learning_curve.png``,
+``imitation.json``) is written under a temporary name and moved into place
+(:mod:`parlour._files`), so a kill never leaves half a file; SB3's TensorBoard and CSV logs
+(``logs/``), appended as training goes, are the exception. Ctrl-C or SIGTERM saves the model, a
+checkpoint and the report of what was done and exits with code 130
+(:mod:`parlour.train.safe_stop`); ``--resume`` continues.
 A config with ``backend: rllib`` trains on RLlib instead
 (:mod:`parlour.train.rllib.runner`; ``--address`` names a Ray cluster).
 """
@@ -68,8 +76,10 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from parlour._files import read_regular_file, write_atomic
 from parlour.agents.model_file import RUN_MODEL_FILE
 from parlour.agents.model_file import SUFFIX as MODEL_SUFFIX
+from parlour.train.checkpoints import RunState, fallback_warning, find_checkpoints
 from parlour.train.cli import trust_argument
 from parlour.train.config import ConfigError, TrainConfig, load_config
 from parlour.train.errors import EXIT_INTERRUPTED
@@ -87,7 +97,6 @@ from parlour.train.model import (  # (build_model: also imported from here by be
     save_model,
 )
 from parlour.train.run_folder import (
-    CHECKPOINT_MODEL,
     RunFolderError,
     RunLock,
     check_new_run,
@@ -96,13 +105,20 @@ from parlour.train.run_folder import (
     clear_run_dir,
     refuse_agent_models_in,
 )
-from parlour.train.safe_stop import interrupt_message, no_interrupts, workers_ignore_interrupts
+from parlour.train.safe_stop import (
+    interrupt_message,
+    no_interrupts,
+    stop_signals_interrupt,
+    workers_ignore_interrupts,
+)
 
 if TYPE_CHECKING:
     from parlour.train.games import GameSpec
 
 #: the shortest training time a steps/s figure divides by (a run of no steps takes ~0 s)
 MIN_DURATION_S = 1e-9
+#: the largest ``imitation.json`` read back into the report
+MAX_IMITATION_BYTES = 16 * 1024 * 1024
 HELP = "train a MaskablePPO agent from a YAML config (self-play, evaluation, report)"
 
 
@@ -149,6 +165,8 @@ def run(args: argparse.Namespace) -> int:
         report = train_rllib(
             cfg, Path(args.runs), args.resume, progress, args.address, args.overwrite
         )
+        if report.get("interrupted"):
+            return EXIT_INTERRUPTED
         return 0 if report else 1
     try:
         report = train(
@@ -229,32 +247,18 @@ def frozen_heap() -> Iterator[None]:
 # -- the training run ---------------------------------------------------------------------------
 
 
-class RunState:
-    """What a checkpoint remembers besides the model (``checkpoints/state.json``)."""
+def _save_model(model: Any, path: Path) -> None:
+    """The run's model and its checkpoints, with Adam's state (snapshots and evaluation copies
+    are written without, by :func:`parlour.train.model.save_model` directly): parlour's model
+    format, written whole under a temporary name, then moved to ``path`` (a diverged model is
+    refused, nothing written)."""
+    save_model(model, path, optimizer=True)
 
-    def __init__(self, path: Path, load: bool = True) -> None:
-        self.path = path
-        self.history: list[dict[str, Any]] = []
-        self.snapshots: list[str] = []
-        self.wall_time = 0.0
-        if load and path.exists():
-            try:
-                data = json.loads(path.read_text())
-                self.history = list(data["history"])
-                self.snapshots = [str(p) for p in data["snapshots"]]
-                self.wall_time = float(data["wall_time"])
-            except (ValueError, KeyError, TypeError) as exc:
-                raise RunFolderError(f"--resume: corrupt checkpoint state {path}: {exc}") from None
 
-    def save(self, timesteps: int) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        data = {
-            "timesteps": timesteps,
-            "history": self.history,
-            "snapshots": self.snapshots,
-            "wall_time": self.wall_time,
-        }
-        self.path.write_text(json.dumps(data, indent=1))
+def _load_checkpoint_model(cfg: TrainConfig, path: Path, vec_env: Any) -> Any:
+    """The model of a checkpoint of this run (``--resume``): built from the config, the
+    checkpoint's weights, Adam state and step counts loaded (no code runs)."""
+    return load_checkpoint(cfg, vec_env, path)
 
 
 def _make_callback(
@@ -320,8 +324,12 @@ def _make_callback(
             t0 = time.perf_counter()
             path = run_dir / "checkpoints" / f"eval_{n}{MODEL_SUFFIX}"
             save_model(self.model, path)
-            results = evaluate_agent(cfg, f"ppo:{path}", cfg.eval.agents, cfg.eval.games, False, n)
-            path.unlink()
+            try:
+                results = evaluate_agent(
+                    cfg, f"ppo:{path}", cfg.eval.agents, cfg.eval.games, False, n
+                )
+            finally:  # (also when Ctrl-C or SIGTERM stops the evaluation)
+                path.unlink(missing_ok=True)
             summary = learner_summary(results, cfg.game_spec)
             entry = {
                 "timesteps": n,
@@ -334,10 +342,9 @@ def _make_callback(
             self.eval_time += time.perf_counter() - t0
 
         def checkpoint(self, n: int) -> None:
-            save_model(self.model, run_dir / "checkpoints" / CHECKPOINT_MODEL, optimizer=True)
             state.wall_time += time.perf_counter() - self.t_mark
             self.t_mark = time.perf_counter()
-            state.save(n)
+            state.save(n, partial(_save_model, self.model))
 
         def _on_training_end(self) -> None:
             self.bar.close()
@@ -352,6 +359,7 @@ def _check_run_dir(cfg: TrainConfig, run_dir: Path, resume: bool, overwrite: boo
     """Check ``--resume`` / ``--overwrite`` / ``init_from`` before anything is built or deleted."""
     if resume:
         check_resume(run_dir, cfg.to_dict())
+        find_checkpoints(run_dir / "checkpoints")  # (refused here when no pair is usable)
         return
     if cfg.init_from is not None:
         source = Path(cfg.init_from)
@@ -371,7 +379,7 @@ def _init_run_dir(cfg: TrainConfig, run_dir: Path, resume: bool) -> None:
         clear_run_dir(run_dir)
     for sub in ("", "checkpoints", "snapshots", "logs"):
         (run_dir / sub).mkdir(parents=True, exist_ok=True)
-    (run_dir / "config.yaml").write_text(_yaml(cfg.to_dict()))
+    write_atomic(run_dir / "config.yaml", _yaml(cfg.to_dict()))
 
 
 def session_seed(seed: int, steps: int) -> int:
@@ -386,17 +394,27 @@ def session_seed(seed: int, steps: int) -> int:
     return int(np.random.SeedSequence([seed, steps]).generate_state(1)[0])
 
 
-def _build_or_load(cfg: TrainConfig, run_dir: Path, resume: bool, vec_env: Any) -> Any:
+def _build_or_load(
+    cfg: TrainConfig, run_dir: Path, resume: bool, vec_env: Any, state: RunState
+) -> Any:
     if not resume:
         model = build_model(cfg, vec_env)
         if cfg.init_from is not None:
             init_weights(model, Path(cfg.init_from), cfg.trust_model)
         return model
-    ckpt = run_dir / "checkpoints" / CHECKPOINT_MODEL
-    try:
-        model = load_checkpoint(cfg, vec_env, ckpt)
-    except (ValueError, OSError) as exc:  # a truncated / corrupt / tampered checkpoint
-        raise RunFolderError(f"--resume: cannot load the checkpoint {ckpt}: {exc}") from None
+    folder = run_dir / "checkpoints"
+    errors = []
+    for ckpt in find_checkpoints(folder):  # newest first; each a model file with its state
+        try:
+            model = _load_checkpoint_model(cfg, ckpt.model, vec_env)
+            break
+        except (ValueError, OSError) as exc:  # a truncated / corrupt / tampered model file
+            errors.append(f"cannot load the checkpoint {ckpt.model}: {exc}")
+    else:
+        raise RunFolderError("--resume: " + "; ".join(errors))
+    if not ckpt.newest:
+        print(fallback_warning(ckpt, folder), file=sys.stderr)
+    state.restore(ckpt)
     # building the model seeded the envs (and NumPy, torch) with the run's seed again, which
     # would replay the first session's deals and case stream: this session gets its own seed
     model.set_random_seed(session_seed(cfg.seed, model.num_timesteps))
@@ -426,13 +444,12 @@ def _learn(
     whether Ctrl-C stopped it (then the model is saved at its last finished rollout)."""
     from stable_baselines3.common.logger import configure
 
-    ckpt = run_dir / "checkpoints" / CHECKPOINT_MODEL
     vec_env = make_vec_env(cfg)
     imitating = cfg.imitation.teacher is not None and not resume
     try:
         if imitating:  # (refused here, before the run folder is emptied)
             teacher_games(vec_env)
-        model = _build_or_load(cfg, run_dir, resume, vec_env)
+        model = _build_or_load(cfg, run_dir, resume, vec_env, state)
         _init_run_dir(cfg, run_dir, resume)
         if imitating:
             state.wall_time += _imitate(cfg, model, vec_env, run_dir, progress)
@@ -468,10 +485,11 @@ def _learn(
         # learner steps per second of this session, periodic evaluations excluded
         train_time = time.perf_counter() - t_start - callback.eval_time
         steps_per_s = (model.num_timesteps - start_steps) / max(train_time, MIN_DURATION_S)
-        save_model(model, run_dir / RUN_MODEL_FILE, optimizer=True)
-        save_model(model, ckpt, optimizer=True)
-        state.save(model.num_timesteps)
-        vec_env.close()
+        _save_model(model, run_dir / RUN_MODEL_FILE)
+        state.save(model.num_timesteps, partial(_save_model, model))
+        # (stopped by a signal, the workers may be gone: SLURM signals every process of a job)
+        with contextlib.suppress(OSError, EOFError) if interrupted else contextlib.nullcontext():
+            vec_env.close()
     return model, steps_per_s, interrupted
 
 
@@ -484,12 +502,12 @@ def train(
 ) -> dict[str, Any]:
     """Run one training job; returns the report dictionary (also written to ``report.json``).
 
-    The run folder is checked and locked first (:mod:`parlour.train.run_folder`); Ctrl-C during
-    training saves the model, a checkpoint and the report of what was done
+    The run folder is checked and locked first (:mod:`parlour.train.run_folder`); Ctrl-C or
+    SIGTERM during training saves the model, a checkpoint and the report of what was done
     (``report["interrupted"]``)."""
     check_runs_parent(runs)
     run_dir = runs / cfg.name
-    with RunLock(run_dir):
+    with stop_signals_interrupt(), RunLock(run_dir):  # (SIGTERM as Ctrl-C)
         _check_run_dir(cfg, run_dir, resume, overwrite)
         with torch_threads(cfg.torch_threads):
             return _train_locked(cfg, run_dir, resume, progress)
@@ -514,7 +532,7 @@ def _train_locked(cfg: TrainConfig, run_dir: Path, resume: bool, progress: bool)
     from parlour.train.report import print_report, write_report
 
     spec = cfg.game_spec
-    state = RunState(run_dir / "checkpoints" / "state.json", load=resume)
+    state = RunState(run_dir / "checkpoints")  # (restored from the checkpoint by --resume)
     model, steps_per_s, interrupted = _learn(cfg, run_dir, state, resume, progress)
     if interrupted:
         with no_interrupts():
@@ -540,7 +558,7 @@ def _train_locked(cfg: TrainConfig, run_dir: Path, resume: bool, progress: bool)
             "final": True,
         }
     )
-    state.save(model.num_timesteps)
+    state.update(model.num_timesteps)
     report = _report(cfg, run_dir, state, model.num_timesteps, steps_per_s, eval_time, final)
     write_report(report, run_dir, spec)
     print_report(report, spec)
@@ -578,7 +596,9 @@ def _report(
 def _imitation_summary(run_dir: Path) -> dict[str, Any] | None:
     """The run's ``imitation.json`` (its first stage, :mod:`parlour.train.imitation`), or None."""
     path = run_dir / "imitation.json"
-    return json.loads(path.read_text()) if path.is_file() else None
+    if not path.is_file():
+        return None
+    return json.loads(read_regular_file(path, max_bytes=MAX_IMITATION_BYTES, what="imitation"))
 
 
 def _yaml(data: dict[str, Any]) -> str:

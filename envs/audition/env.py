@@ -47,7 +47,11 @@ render_mode=None, seer=False)``
 
 ``reset(seed=None, options={"deck": [...], "start": seat})``: ``deck`` fixes the card order
 (top first; exactly the game's cards; with variant 2 its last 5 are the removed cards), ``start``
-the start seat. Other option keys are ignored.
+the start seat. ``options`` that is not a dict, an unknown key (a typo such as ``dekc``;
+``seed`` belongs in ``reset(seed=...)``) or a value of the wrong type is a ``ValueError`` naming
+it, and changes nothing (the key ``"options"``, PettingZoo ``api_test``'s probe, is ignored).
+Before the first reset, ``observe``, ``action_mask``, ``step``, ``player_view``, ``results`` and
+``render`` raise ``RuntimeError("call reset() before ...")``.
 
 Action space
 ------------
@@ -80,7 +84,10 @@ Paid once, when the game ends (``terminations`` all ``True``). ``"win"``: with w
 ``r_i = (n/(n−1))·[i∈W]/|W| − 1/(n−1)`` (sums to 0). ``"score"``: ``(points_i − mean)/10``.
 Illegal actions: ``env()`` wraps the game in PettingZoo's
 ``TerminateIllegalWrapper`` (the offender gets −1, the game ends); ``raw_env().step`` raises
-:class:`~parlour.envs.audition.rules.IllegalActionError` and leaves the state unchanged.
+:class:`~parlour.envs.audition.rules.IllegalActionError` and leaves the state unchanged. A bool,
+float or string is never an action: ``raw_env().step(True)`` raises ``IllegalActionError`` ("not
+an int"), ``env().step(True)`` PettingZoo's "action is not in action space" assertion, as for
+``1.0``.
 
 Infos and results
 -----------------
@@ -120,6 +127,7 @@ from typing import Any
 import numpy as np
 from pettingzoo import AECEnv
 
+from parlour.envs._checks import check_reset_options, require_reset
 from parlour.envs.aec_common import TableGameAEC
 from parlour.envs.audition import rules as R
 from parlour.envs.audition.observation import ObservationEncoder
@@ -129,6 +137,8 @@ from parlour.envs.wrappers import classic_wrappers
 
 REWARD_MODES = ("win", "score")
 RENDER_MODES = ("ansi", "human", "rgb_array")
+#: the keys of ``reset(options=...)`` (any other is a ``ValueError``)
+RESET_OPTIONS = ("deck", "start")
 
 
 class raw_env(TableGameAEC, AECEnv):
@@ -178,7 +188,7 @@ class raw_env(TableGameAEC, AECEnv):
     # -- core API -------------------------------------------------------------------------
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        options = options or {}  # other keys are ignored, as PettingZoo's api_test expects
+        options = check_reset_options(options, RESET_OPTIONS)
         with self._generator_for_reset(seed) as rng:  # a reset that raises changes nothing
             self.game = R.new_game(
                 self.config, rng, deck=options.get("deck"), start=options.get("start")
@@ -192,6 +202,8 @@ class raw_env(TableGameAEC, AECEnv):
         self.agent_selection = self.possible_agents[self.game.current_player]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        if self.game is None:  # (inline: a hot path)
+            require_reset(None, "observe")
         seat = self.agent_name_mapping[agent]
         return {
             "observation": self._encoder.encode(self.game, seat),
@@ -200,11 +212,15 @@ class raw_env(TableGameAEC, AECEnv):
 
     def action_mask(self, agent: str) -> np.ndarray:
         """The ``action_mask`` of ``observe(agent)`` alone (no observation is encoded)."""
+        if self.game is None:  # (inline: a hot path)
+            require_reset(None, "action_mask")
         if self.agent_name_mapping[agent] == self.game.current_player:
             return self.game.legal_mask()
         return np.zeros(R.NUM_ACTIONS, np.int8)
 
     def step(self, action: int | None) -> None:
+        if self.game is None:  # (inline: a hot path)
+            require_reset(None, "step")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -231,20 +247,22 @@ class raw_env(TableGameAEC, AECEnv):
 
     def results(self) -> dict[str, Any]:
         """The game's outcome so far (keys: see "Infos and results" in the module docstring)."""
-        if self.game is None:
-            raise RuntimeError("call reset() before results()")
+        require_reset(self.game, "results")
         return audition_results(self.game, self.possible_agents, self.reward_mode)
 
     def player_view(self, agent: str) -> AuditionView:
         """What ``agent`` may know, as an immutable structured view (for scripted agents)."""
+        require_reset(self.game, "player_view")
         return make_view(self.game, self.agent_name_mapping[agent])
 
     def _table_text(self) -> str:
+        require_reset(self.game, "render")
         return render_table(self.game, self.possible_agents)
 
     def _table_picture(self) -> np.ndarray:
         from parlour.envs.audition.picture import draw_table  # Pillow: loaded on first use
 
+        require_reset(self.game, "render")
         return draw_table(self.game, self.possible_agents, seer=self.seer)
 
 

@@ -283,15 +283,14 @@ class AuditionState:
         Raises :class:`IllegalActionError` (and changes nothing) if it is not legal.
         """
         legal = self._legal_list()
-        if type(action) is not int and (
+        not_int = type(action) is not int and (
             isinstance(action, _BOOLS) or not isinstance(action, _INTS)
-        ):
-            legal = ()  # not an int: never legal
+        )
+        if not_int:
+            legal = ()  # not an int (a bool, a float, a string): never legal
         if action not in legal:
             legal = self._legal_list()
-            name = (
-                action_name(int(action)) if isinstance(action, int | np.integer) else "not an int"
-            )
+            name = "not an int" if not_int else action_name(int(action))
             raise IllegalActionError(
                 f"illegal action {action!r} ({name}) "
                 f"for seat {self.current} in phase {PHASES[self.phase]!r}; "
@@ -541,6 +540,10 @@ def new_game(
         perm = rng.permutation(len(order))
         cards = [order[i] for i in perm]
     else:
+        if isinstance(deck, str | bytes) or not hasattr(deck, "__iter__"):
+            raise ValueError(
+                f"options['deck'] must be a list of musician numbers (top first), got {deck!r}"
+            )
         cards = list(deck)
         if any(
             isinstance(c, bool | np.bool_) or not isinstance(c, int | np.integer) for c in cards

@@ -73,10 +73,14 @@ case_workers=0)``
 
 ``reset(seed=None, options={"case": Case | path, "deck": [card ids, top first], "start":
 seat})`` fixes the case, the deck order (dealing takes 6 cards per seat from the top, seat 0
-first) and the start player. Other option keys are ignored. A case file is checked like
-``cases=[paths]`` (once per file version); a ``Case`` object is played as given. The deck holds
-ints (Python or NumPy; no floats, strings or bools). A reset that raises changes nothing: the
-game in progress and the generator stay as they were.
+first) and the start player. ``options`` that is not a dict, an unknown key (a typo such as
+``dekc``; ``seed`` belongs in ``reset(seed=...)``) or a value of the wrong type is a
+``ValueError`` naming it (the key ``"options"``, PettingZoo ``api_test``'s probe, is ignored). A
+case file is checked like ``cases=[paths]`` (once per file version; a regular file of at most
+16 MB); a ``Case`` object is played as given. The deck holds ints (Python or NumPy; no floats,
+strings or bools). A reset that raises changes nothing: the game in progress and the generator
+stay as they were. Before the first reset, ``observe``, ``action_mask``, ``step``,
+``player_view``, ``results`` and ``render`` raise ``RuntimeError("call reset() before ...")``.
 
 Action space
 ------------
@@ -125,7 +129,9 @@ each gets ``k/((n−1)·m)`` where ``k`` players are out (0 when nobody is out).
 0.01 × rounds`` for a correct accusation, ``−1`` for a wrong one, ``0`` at the round limit.
 Illegal actions: ``env()`` wraps the game in ``TerminateIllegalWrapper`` (the offender gets −1,
 a player who went out earlier the −1/(n−1) it was due, everybody else 0; the game ends); ``raw_env().step`` raises :class:`~parlour.envs.awkward_guests.game.IllegalActionError`
-and leaves the state unchanged.
+and leaves the state unchanged. A bool, float or string is never an action:
+``raw_env().step(True)`` raises ``IllegalActionError`` ("not an int"), ``env().step(True)``
+PettingZoo's "action is not in action space" assertion, as for ``1.0``.
 
 Infos and results
 -----------------
@@ -188,7 +194,7 @@ from typing import Any
 import numpy as np
 from pettingzoo import AECEnv
 
-from parlour.envs._checks import require_int
+from parlour.envs._checks import check_reset_options, require_int, require_reset
 from parlour.envs.aec_common import TableGameAEC
 from parlour.envs.wrappers import classic_wrappers
 
@@ -211,6 +217,8 @@ from .view import GuestsView, make_view
 
 RENDER_MODES = ("ansi", "human", "rgb_array")
 CASE_SOURCES = ("generated", "classic")
+#: the keys of ``reset(options=...)``, of this env and the solo env (any other is a ``ValueError``)
+RESET_OPTIONS = ("case", "deck", "start")
 
 
 @functools.lru_cache(maxsize=len(LEVELS))
@@ -388,7 +396,7 @@ class raw_env(TableGameAEC, AECEnv):
             rng = np.random.default_rng(seed)
         else:
             rng = copy.deepcopy(self._np_random)
-        options = options or {}  # other keys are ignored, as PettingZoo's api_test expects
+        options = check_reset_options(options, RESET_OPTIONS)
         self.game = self.cases.new_game(self.config, rng, options)
         self._np_random = rng
         self.agents = list(self.possible_agents)
@@ -404,6 +412,8 @@ class raw_env(TableGameAEC, AECEnv):
         self.cases.close()  # the case workers, if any
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        if self.game is None:  # (inline: a hot path)
+            require_reset(None, "observe")
         seat = self.agent_name_mapping[agent]
         return {
             "observation": self._encoder.encode(self.game, seat),
@@ -413,11 +423,15 @@ class raw_env(TableGameAEC, AECEnv):
     def action_mask(self, agent: str) -> np.ndarray:
         """The ``action_mask`` of ``observe(agent)`` alone (no observation is encoded)."""
         state = self.game
+        if state is None:  # (inline: a hot path)
+            require_reset(None, "action_mask")
         if self.agent_name_mapping[agent] == state.current_player and agent == self.agent_selection:
             return state.legal_mask()
         return np.zeros(A.NUM_ACTIONS, np.int8)
 
     def step(self, action: int | None) -> None:
+        if self.game is None:  # (inline: a hot path)
+            require_reset(None, "step")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -470,29 +484,33 @@ class raw_env(TableGameAEC, AECEnv):
 
     def player_view(self, agent: str) -> GuestsView:
         """What ``agent`` may know, as an immutable structured view (for scripted agents)."""
+        require_reset(self.game, "player_view")
         return make_view(self.game, self.agent_name_mapping[agent])
 
     def results(self) -> dict[str, Any]:
         """The game's outcome so far (keys: see "Infos and results" in the module docstring)."""
-        if self.game is None:
-            raise RuntimeError("call reset() before results()")
+        require_reset(self.game, "results")
         return guests_results(self.game, self.possible_agents)
 
     def deduction(self, agent: str) -> Deduction:
         """The deduction engine's state over ``agent``'s notebook (what the ``deduced_*`` blocks
         show; kept incrementally by the encoder, shared: read it, never change it)."""
+        require_reset(self.game, "deduction")
         return self._encoder.deduction(self.game, self.agent_name_mapping[agent])
 
     def notebook(self, agent: str) -> np.ndarray:
         """The notebook grid of ``agent`` (the ``notebook`` block of its observation)."""
+        require_reset(self.game, "notebook")
         return self._encoder.notebook(self.game, self.agent_name_mapping[agent])
 
     def _table_text(self) -> str:
+        require_reset(self.game, "render")
         return render_table(self.game, self.possible_agents)
 
     def _table_picture(self) -> np.ndarray:
         from .picture import draw_table  # Pillow: loaded on first use
 
+        require_reset(self.game, "render")
         return draw_table(self.game, self.possible_agents, seer=self.seer)
 
 

@@ -40,8 +40,10 @@ Rulings: an **illegal action** does not raise; it ends the episode with reward `
 samples unmasked actions) passes. An action that is not an int (a Python or NumPy integer, or a
 0-d integer array) — a float, a string, a bool — is illegal: it is never rounded or parsed. ``reset(seed, options)`` calls ``super().reset(seed=seed)``
 and hands ``self.np_random`` to the case source and the engine; ``options`` takes ``case``,
-``deck`` and ``start`` as for the AEC env (a reset that raises leaves the generator and the game
-as they were). Stepping after the end of an episode raises.
+``deck`` and ``start`` as for the AEC env, refused as there (not a dict, an unknown key, a
+value of the wrong type: ``ValueError``; a reset that raises leaves the generator and the game
+as they were). Stepping after the end of an episode raises; ``step``, ``action_masks``,
+``player_view`` and ``render`` before the first reset raise ``RuntimeError``.
 
 Version history: v0 first release (later ``render_mode="rgb_array"``); v1 the observation
 gains the ``last_turns`` public record (2313 floats, was 1857; ``deduced`` 2384, was 1928),
@@ -58,11 +60,11 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from parlour.envs._checks import is_int
+from parlour.envs._checks import check_reset_options, is_int, require_reset
 
 from . import actions as A
 from . import game as G
-from .env import CaseSource, validate_common
+from .env import RESET_OPTIONS, CaseSource, validate_common
 from .observation import ObservationEncoder
 from .render import render_table
 from .view import GuestsView, make_view
@@ -113,8 +115,8 @@ class AwkwardGuestsSoloEnv(gymnasium.Env):
         saved = (self._np_random, self._np_random_seed)
         super().reset(seed=seed)
         rng = self.np_random if seed is not None else copy.deepcopy(self.np_random)
-        options = options or {}
         try:
+            options = check_reset_options(options, RESET_OPTIONS)
             game = self.cases.new_game(self.config, rng, options)
         except BaseException:
             self._np_random, self._np_random_seed = saved
@@ -126,6 +128,8 @@ class AwkwardGuestsSoloEnv(gymnasium.Env):
         return self._obs(), self._info()
 
     def _obs(self) -> np.ndarray:
+        if self.game is None:  # (inline: a hot path)
+            require_reset(None, "observe")
         return self._encoder.encode(self.game, 0)
 
     def _mask(self) -> np.ndarray:
@@ -179,6 +183,7 @@ class AwkwardGuestsSoloEnv(gymnasium.Env):
 
     def player_view(self) -> GuestsView:
         """What the player may know (see :mod:`parlour.envs.awkward_guests.view`)."""
+        require_reset(self.game, "player_view")
         return make_view(self.game, 0)
 
     def render(self) -> str | np.ndarray | None:
@@ -197,11 +202,13 @@ class AwkwardGuestsSoloEnv(gymnasium.Env):
         return text
 
     def _table_text(self) -> str:
+        require_reset(self.game, "render")
         return render_table(self.game, [SEAT_NAME])
 
     def _table_picture(self) -> np.ndarray:
         from .picture import draw_table  # Pillow: loaded on first use
 
+        require_reset(self.game, "render")
         return draw_table(self.game, [SEAT_NAME], seer=self.seer)
 
     def close(self) -> None:

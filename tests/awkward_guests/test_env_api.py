@@ -390,7 +390,10 @@ def test_reset_options_case_path_deck_and_start(tmp_path):
     assert env.game.case.level == "hard" and env.agent_selection == "player_2"
     assert env.game.hand_ids(0) == sorted(deck[:6])
     assert env.game.hand_ids(1) == sorted(deck[6:12])
-    env.reset(seed=0, options={"case": case, "junk": 1})
+    env.reset(seed=0, options={"case": case})
+    assert env.game.case is case
+    with pytest.raises(ValueError, match="unknown key 'junk'"):  # (issue 31: was ignored)
+        env.reset(seed=0, options={"case": case, "junk": 1})
     assert env.game.case is case
     with pytest.raises(ValueError, match="deck"):
         env.reset(options={"case": case, "deck": deck[:-1]})

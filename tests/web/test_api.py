@@ -118,8 +118,9 @@ def test_illegal_and_stale_moves_are_refused_and_change_nothing(live: Live, game
         ({"game": "chess"}, "unknown game 'chess'"),
         ({"game": "audition", "players": 9}, "players for audition must be in 2..6"),
         ({"game": "audition", "seat": 4}, "seat must be in 0..1"),
-        ({"game": "audition", "opponents": ["audition.wizard"]}, "unknown agent"),
-        ({"game": "guests", "opponents": ["audition.greedy"]}, "plays audition"),
+        # (issue 31: an agent outside the catalog gets one message, whatever it names)
+        ({"game": "audition", "opponents": ["audition.wizard"]}, "must be one of the agents"),
+        ({"game": "guests", "opponents": ["audition.greedy"]}, "must be one of the agents"),
         ({"game": "guests", "options": {"level": "impossible"}}, "level must be one of"),
         ({"game": "audition", "options": {"colour": 1}}, "options"),
         ({"game": "audition", "turbo": True}, "unknown fields ['turbo']"),

@@ -6,7 +6,9 @@
 | :mod:`~parlour.train.rllib.env` | the ``MultiAgentEnv`` adapter: seats as slots, scripted baselines inside |
 | :mod:`~parlour.train.rllib.module` | the action-masking PPO ``RLModule`` |
 | :mod:`~parlour.train.rllib.league` | the league: learner, frozen snapshots, ``policy_mapping_fn`` |
-| :mod:`~parlour.train.rllib.runner` | the training run: Ray, checkpoints, ``--resume``, logs, evaluation, report |
+| :mod:`~parlour.train.rllib.runner` | the training run: Ray, checkpoints, ``--resume``, logs, evaluation, report, interrupts |
+| :mod:`~parlour.train.rllib.checkpoints` | checkpoint folders written whole, the previous one kept; the run state |
+| :mod:`~parlour.train.rllib.export` | the safe export of a policy (safetensors + a JSON document), written and read without pickles |
 
 The trained policy plays as the agent spec ``rllib:runs/NAME/checkpoint``
 (:mod:`parlour.agents.rllib_agent`). Recipe, cluster use and measured throughput:

@@ -21,14 +21,25 @@ What a run does (the config's keys: :mod:`parlour.train.config`, :mod:`parlour.t
    moves happen inside a step), with a progress bar and TensorBoard scalars in
    ``runs/<name>/logs/`` (episode returns, losses, env steps/s);
 4. every ``opponents.snapshot_every`` steps copies the learner into a snapshot slot; every
-   ``eval.every`` steps saves ``checkpoints/eval`` and plays the periodic evaluation (the
-   tournament code of ``parlour eval``, with the agent ``rllib:`` of that checkpoint); every
-   ``checkpoint_every`` steps writes ``checkpoints/latest`` (an RLlib Algorithm checkpoint) and
+   ``eval.every`` steps writes the learner's safe export and plays the periodic evaluation
+   against it (the tournament code of ``parlour eval``, agent ``rllib:`` of the export); every
+   ``checkpoint_every`` steps writes ``checkpoints/latest`` (an RLlib Algorithm checkpoint with
+   the safe export ``policy.safetensors`` inside, :mod:`parlour.train.rllib.export`) and
    ``checkpoints/state.json``;
 5. at the end writes ``checkpoint/`` (the agent ``rllib:runs/<name>/checkpoint``), plays the
    final evaluation and writes ``report.md``, ``report.json``, ``learning_curve.png`` as the
    SB3 backend does (``report.json`` adds ``backend``, ``ray_address`` and the run's env
    runners).
+
+Faults:
+
+| what | what the run does |
+|---|---|
+| Ctrl-C or SIGTERM (SLURM, ``timeout``, ``docker stop``) while training | saves ``checkpoints/latest`` and ``checkpoint/`` of the weights at that moment (steps: the last whole iteration), the state and the report (``"interrupted": true``, no final evaluation); one line on stderr, exit 130; ``--resume`` continues |
+| Ctrl-C or SIGTERM while a checkpoint is written | held until the checkpoint is whole (:func:`~parlour.train.safe_stop.held_stop_signals`), then as above |
+| a kill at any moment | every file is written to a temporary name and moved into place; a checkpoint folder is rotated in only when complete, the one before kept as ``checkpoints/previous`` (:mod:`parlour.train.rllib.checkpoints`) |
+| ``--resume`` with ``latest`` missing, incomplete or corrupt | resumes from ``previous`` and says so |
+| ``--resume`` with no checkpoint that loads, or a corrupt state | one line naming each failure, exit 2 |
 """
 
 from __future__ import annotations
@@ -36,15 +47,29 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sys
 import time
 from functools import partial
 from pathlib import Path
 from typing import Any
 
+from parlour._files import write_atomic
 from parlour.train.config import TrainConfig
+from parlour.train.rllib.checkpoints import (
+    LATEST,
+    MARKER,
+    PREVIOUS,
+    load_first,
+    resume_candidates,
+    resumed_state,
+    save_checkpoint,
+)
 from parlour.train.rllib.league import LEARNER, map_slot, snapshot_ids, take_snapshot
+from parlour.train.safe_stop import held_stop_signals, stop_signals_interrupt
 from parlour.train.train import MIN_DURATION_S
 
+#: the run's final checkpoint (the agent ``rllib:runs/NAME/checkpoint``)
+FINAL = "checkpoint"
 #: activation names of ``ppo.activation`` in RLlib's model config
 ACTIVATIONS = {"tanh": "tanh", "relu": "relu"}
 
@@ -75,6 +100,16 @@ def env_config(cfg: TrainConfig) -> dict[str, Any]:
     }
 
 
+def model_config(cfg: TrainConfig) -> dict[str, Any]:
+    """The RLModule's ``model_config`` (what the safe export records)."""
+    from parlour.train.rllib.export import module_model_config
+
+    r, p = cfg.rllib, cfg.ppo
+    return module_model_config(
+        list(r.net_arch if r.net_arch is not None else p.net_arch), ACTIVATIONS[p.activation]
+    )
+
+
 def algorithm_config(cfg: TrainConfig) -> Any:
     """The ``PPOConfig`` of a run (new API stack, multi-agent, masked modules)."""
     from ray.rllib.algorithms.ppo import PPOConfig
@@ -86,15 +121,11 @@ def algorithm_config(cfg: TrainConfig) -> Any:
 
     r, p = cfg.rllib, cfg.ppo
     obs_space, act_space = _spaces(cfg)
-    model = {
-        "fcnet_hiddens": list(r.net_arch if r.net_arch is not None else p.net_arch),
-        "fcnet_activation": ACTIVATIONS[p.activation],
-    }
     module = RLModuleSpec(
         module_class=MaskedPPOModule,
         observation_space=obs_space,
         action_space=act_space,
-        model_config=model,
+        model_config=model_config(cfg),
     )
     snapshots = snapshot_ids(snapshot_count(cfg))
     modules = {LEARNER: module, **dict.fromkeys(snapshots, module)}
@@ -159,14 +190,14 @@ def init_ray(address: str | None, num_cpus: int | None) -> str:
 class Session:
     """The training loop's schedule, state and logs (``checkpoints/state.json``)."""
 
-    def __init__(self, cfg: TrainConfig, run_dir: Path, resume: bool) -> None:
+    def __init__(self, cfg: TrainConfig, run_dir: Path, data: dict[str, Any] | None) -> None:
         self.cfg, self.run_dir = cfg, run_dir
         self.state_path = run_dir / "checkpoints" / "state.json"
-        data: dict[str, Any] = {}
-        if resume:
-            data = json.loads(self.state_path.read_text())
+        data = data or {}
         self.steps: int = data.get("timesteps", 0)
-        self.history: list[dict[str, Any]] = data.get("history", [])
+        self.history: list[dict[str, Any]] = [
+            h for h in data.get("history", []) if h.get("timesteps", 0) <= self.steps
+        ]
         self.snapshots: list[dict[str, Any]] = data.get("snapshots", [])
         self.wall_time: float = data.get("wall_time", 0.0)
         #: policy slots knocked out in training episodes (games with knock-outs)
@@ -178,15 +209,17 @@ class Session:
         """A multiple of ``every`` was crossed from ``before`` to the current steps."""
         return every > 0 and self.steps // every > before // every
 
-    def save(self) -> None:
-        data = {
+    def state(self) -> dict[str, Any]:
+        return {
             "timesteps": self.steps,
             "history": self.history,
             "snapshots": self.snapshots,
             "wall_time": round(self.wall_time, 1),
             "knocked_out_slots": self.knockouts,
         }
-        self.state_path.write_text(json.dumps(data, indent=1))
+
+    def save(self) -> None:
+        write_atomic(self.state_path, json.dumps(self.state(), indent=1))
 
 
 def evaluate_checkpoint(
@@ -240,14 +273,55 @@ def _iteration(algo: Any, s: Session, writer: Any) -> None:
     writer.add_scalar("time/env_steps_per_s", n / max(dt, MIN_DURATION_S), s.steps)
 
 
+def export_learner(algo: Any, cfg: TrainConfig, path: Path) -> None:
+    """Write the learner's weights as parlour's safe export (:mod:`parlour.train.rllib.export`)."""
+    from parlour.train.rllib.export import export_document, write_export
+
+    obs_space, act_space = _spaces(cfg)
+    weights = algo.learner_group.get_weights(module_ids=[LEARNER])[LEARNER]
+    document = export_document(
+        model_config(cfg), obs_space["observation"].shape[0], int(act_space.n)
+    )
+    write_export(path, weights, document)
+
+
+def _write_algorithm(algo: Any, cfg: TrainConfig, folder: Path) -> None:
+    """An RLlib Algorithm checkpoint in ``folder`` with the safe export inside it."""
+    from parlour.train.rllib.export import export_path
+
+    algo.save_to_path(str(folder.resolve()))
+    export_learner(algo, cfg, export_path(folder))
+
+
+def save_latest(algo: Any, s: Session) -> None:
+    """``checkpoints/latest`` (the old one kept as ``previous`` until the new one is whole)
+    and the run state (callers hold SIGINT/SIGTERM meanwhile: :func:`held_stop_signals`)."""
+    ckpts = s.run_dir / "checkpoints"
+    save_checkpoint(ckpts, LATEST, partial(_write_algorithm, algo, s.cfg), s.state())
+    s.save()
+
+
+def save_final(s: Session) -> Path:
+    """``checkpoint/`` (the agent ``rllib:runs/NAME/checkpoint``): a copy of ``latest``."""
+    latest = s.run_dir / "checkpoints" / LATEST
+
+    def copy(tmp: Path) -> None:
+        shutil.copytree(latest, tmp, dirs_exist_ok=True, ignore=shutil.ignore_patterns(MARKER))
+
+    return save_checkpoint(s.run_dir, FINAL, copy, s.state(), keep_previous=False)
+
+
 def _periodic_evaluation(algo: Any, s: Session, writer: Any) -> dict[str, str]:
     from parlour.train.evaluation import learner_summary
+    from parlour.train.rllib.export import EXPORT_NAME
 
     cfg = s.cfg
-    path = s.run_dir / "checkpoints" / "eval"
-    algo.save_to_path(str(path.resolve()))
-    results = evaluate_checkpoint(cfg, path, cfg.eval.agents, cfg.eval.games, False, s.steps)
-    shutil.rmtree(path)
+    path = s.run_dir / "checkpoints" / f"eval_{EXPORT_NAME}"
+    export_learner(algo, cfg, path)
+    try:
+        results = evaluate_checkpoint(cfg, path, cfg.eval.agents, cfg.eval.games, False, s.steps)
+    finally:
+        path.unlink(missing_ok=True)
     summary = learner_summary(results, cfg.game_spec)
     s.history.append(
         {"timesteps": s.steps, "wall_time_s": round(s.wall_time, 1), "results": summary}
@@ -259,7 +333,9 @@ def _periodic_evaluation(algo: Any, s: Session, writer: Any) -> dict[str, str]:
     return post
 
 
-def _train_loop(algo: Any, s: Session, progress: bool) -> None:
+def _train_loop(algo: Any, s: Session, progress: bool) -> bool:
+    """Train to ``total_timesteps``; returns whether SIGINT/SIGTERM stopped it (the weights
+    are then those of the moment it came, the steps those of the last whole iteration)."""
     from torch.utils.tensorboard import SummaryWriter
     from tqdm.auto import tqdm
 
@@ -274,24 +350,29 @@ def _train_loop(algo: Any, s: Session, progress: bool) -> None:
         disable=not progress,
     )
     mark = time.perf_counter()
-    while s.steps < cfg.total_timesteps:
-        before = s.steps
-        _iteration(algo, s, writer)
-        bar.update(min(s.steps, cfg.total_timesteps) - min(before, cfg.total_timesteps))
-        if slots and s.due(cfg.opponents.snapshot_every, before):
-            slot = slots[len(s.snapshots) % len(slots)]
-            take_snapshot(algo, slot)
-            s.snapshots.append({"slot": slot, "timesteps": s.steps})
-        if s.due(cfg.eval.every, before) and s.steps < cfg.total_timesteps:
-            bar.set_postfix(_periodic_evaluation(algo, s, writer))
-        if s.due(cfg.checkpoint_every, before):
-            s.wall_time += time.perf_counter() - mark
-            mark = time.perf_counter()
-            algo.save_to_path(str((s.run_dir / "checkpoints" / "latest").resolve()))
-            s.save()
-    bar.close()
-    writer.close()
-    s.wall_time += time.perf_counter() - mark
+    try:
+        while s.steps < cfg.total_timesteps:
+            before = s.steps
+            _iteration(algo, s, writer)
+            bar.update(min(s.steps, cfg.total_timesteps) - min(before, cfg.total_timesteps))
+            if slots and s.due(cfg.opponents.snapshot_every, before):
+                slot = slots[len(s.snapshots) % len(slots)]
+                take_snapshot(algo, slot)
+                s.snapshots.append({"slot": slot, "timesteps": s.steps})
+            if s.due(cfg.eval.every, before) and s.steps < cfg.total_timesteps:
+                bar.set_postfix(_periodic_evaluation(algo, s, writer))
+            if s.due(cfg.checkpoint_every, before):
+                s.wall_time += time.perf_counter() - mark
+                mark = time.perf_counter()
+                with held_stop_signals():  # (a stop waits for the checkpoint, then is taken)
+                    save_latest(algo, s)
+    except KeyboardInterrupt:
+        return True
+    finally:
+        bar.close()
+        writer.close()
+        s.wall_time += time.perf_counter() - mark
+    return False
 
 
 def _prepare(cfg: TrainConfig, run_dir: Path, resume: bool) -> None:
@@ -303,15 +384,18 @@ def _prepare(cfg: TrainConfig, run_dir: Path, resume: bool) -> None:
         clear_run_dir(run_dir)
     for sub in ("", "checkpoints", "logs"):
         (run_dir / sub).mkdir(parents=True, exist_ok=True)
-    (run_dir / "config.yaml").write_text(_yaml(cfg.to_dict()))
+    write_atomic(run_dir / "config.yaml", _yaml(cfg.to_dict()))
 
 
 def _check_run_dir(cfg: TrainConfig, run_dir: Path, resume: bool, overwrite: bool) -> None:
-    """The SB3 backend's rules (:mod:`parlour.train.run_folder`) with RLlib's checkpoint."""
+    """The SB3 backend's rules (:mod:`parlour.train.run_folder`) with RLlib's checkpoint
+    (``latest``, else ``previous`` when a kill left no ``latest``)."""
     from parlour.train.run_folder import check_new_run, check_resume, refuse_agent_models_in
 
     if resume:
-        check_resume(run_dir, cfg.to_dict(), checkpoint="latest")
+        ckpts = run_dir / "checkpoints"
+        name = LATEST if (ckpts / LATEST).is_dir() or not (ckpts / PREVIOUS).is_dir() else PREVIOUS
+        check_resume(run_dir, cfg.to_dict(), checkpoint=name)
     else:
         refuse_agent_models_in(cfg, run_dir)
         check_new_run(run_dir, overwrite)
@@ -329,7 +413,8 @@ def train_rllib(
 
     The run folder follows the SB3 backend's rules (:mod:`parlour.train.run_folder`): locked
     while in use, an existing run refused unless ``overwrite`` (then emptied only once the
-    algorithm is built) or ``resume`` (with a config that keeps the model and the game)."""
+    algorithm is built) or ``resume`` (with a config that keeps the model and the game).
+    SIGINT or SIGTERM during training saves the run (``report["interrupted"]``)."""
     from parlour.train.run_folder import RunLock, check_runs_parent
 
     check_runs_parent(runs)
@@ -339,47 +424,57 @@ def train_rllib(
         return _train_rllib_locked(cfg, run_dir, resume, progress, address)
 
 
+def _resume_algorithm(run_dir: Path) -> tuple[Any, dict[str, Any]]:
+    """The algorithm and state of the newest checkpoint that loads (``latest``, else
+    ``previous``); ``RunFolderError`` naming each failure when none does."""
+    from ray.rllib.algorithms.algorithm import Algorithm
+
+    ckpts = run_dir / "checkpoints"
+
+    def load(path: Path) -> tuple[Any, dict[str, Any]]:
+        state = resumed_state(path, ckpts / "state.json")
+        return Algorithm.from_checkpoint(str(path.resolve())), state
+
+    path, (algo, state) = load_first(resume_candidates(ckpts), load, ckpts)
+    if path.name != LATEST:
+        print(f"parlour train: resuming from {path} ({LATEST} is missing or broken)")
+    return algo, state
+
+
 def _train_rllib_locked(
     cfg: TrainConfig, run_dir: Path, resume: bool, progress: bool, address: str | None
 ) -> dict[str, Any]:
     import torch
-    from ray.rllib.algorithms.algorithm import Algorithm
-
-    from parlour.train.evaluation import learner_summary
-    from parlour.train.report import print_report, write_report
 
     torch.set_num_threads(1)  # several threads thrash on small shared machines
     where = init_ray(address or cfg.rllib.address, cfg.rllib.num_cpus)
-    latest = (run_dir / "checkpoints" / "latest").resolve()
-    algo = Algorithm.from_checkpoint(str(latest)) if resume else algorithm_config(cfg).build_algo()
-    try:
-        _prepare(cfg, run_dir, resume)
-        s = Session(cfg, run_dir, resume)
-        _train_loop(algo, s, progress)
-        final_ckpt = (run_dir / "checkpoint").resolve()
-        algo.save_to_path(str(final_ckpt))
-        algo.save_to_path(str(latest))
-        s.save()
-    finally:
-        algo.stop()
+    with stop_signals_interrupt():  # (after ray.init, which makes SIGTERM exit at once)
+        if resume:
+            algo, state = _resume_algorithm(run_dir)
+        else:
+            algo, state = algorithm_config(cfg).build_algo(), None
+        try:
+            _prepare(cfg, run_dir, resume)
+            s = Session(cfg, run_dir, state)
+            interrupted = _train_loop(algo, s, progress)
+            with held_stop_signals() as received:
+                save_latest(algo, s)
+                save_final(s)
+                if interrupted:
+                    received.clear()  # (a second Ctrl-C while saving: stopping anyway)
+        finally:
+            algo.stop()
+        if interrupted:
+            return _interrupted(s, where)
+        return _finish(s, where, progress)
+
+
+def _report(s: Session, where: str, eval_time: float, final: dict[str, Any]) -> dict[str, Any]:
+    from parlour.train.evaluation import learner_summary
+
+    cfg, run_dir = s.cfg, s.run_dir
     steps_per_s = s.session_steps / max(s.train_time, MIN_DURATION_S)
-    print(f"training done: {s.steps} env steps, {steps_per_s:.0f} steps/s; final evaluation")
-    t_eval = time.perf_counter()
-    final = evaluate_checkpoint(
-        cfg, final_ckpt, cfg.eval.final_agents, cfg.eval.final_games, progress, 1
-    )
-    eval_time = time.perf_counter() - t_eval
-    summary = learner_summary(final, cfg.game_spec)
-    s.history.append(
-        {
-            "timesteps": s.steps,
-            "wall_time_s": round(s.wall_time, 1),
-            "results": summary,
-            "final": True,
-        }
-    )
-    s.save()
-    report = {
+    return {
         "name": cfg.name,
         "game": cfg.game_spec.name,
         "players": cfg.players,
@@ -392,14 +487,54 @@ def _train_rllib_locked(
         "train_wall_time_s": round(s.wall_time, 1),
         "train_steps_per_s": round(steps_per_s, 1),  # env steps/s of algo.train() calls
         "final_eval_wall_time_s": round(eval_time, 1),
-        "model": str(run_dir / "checkpoint"),
-        "agent_spec": f"rllib:{run_dir / 'checkpoint'}",
-        "final": summary,
+        "model": str(run_dir / FINAL),
+        "agent_spec": f"rllib:{run_dir / FINAL}",
+        "final": learner_summary(final, cfg.game_spec),
         "final_tournaments": final,
         "history": s.history,
         "config": cfg.to_dict(),
     }
+
+
+def _interrupted(s: Session, where: str) -> dict[str, Any]:
+    """The report of an interrupted run (no final evaluation) and its one line on stderr."""
+    from parlour.train.report import write_report
+
+    with held_stop_signals() as received:
+        report = _report(s, where, 0.0, {})
+        report["interrupted"] = True
+        write_report(report, s.run_dir, s.cfg.game_spec)
+        print(
+            f"parlour train: interrupted at {s.steps} env steps; saved {s.run_dir / FINAL}, "
+            f"checkpoints/{LATEST} and the report in {s.run_dir}; continue with --resume",
+            file=sys.stderr,
+        )
+        received.clear()  # (a second signal while saving: stopping anyway)
+    return report
+
+
+def _finish(s: Session, where: str, progress: bool) -> dict[str, Any]:
+    """The final evaluation, the state's last history entry and the report."""
+    from parlour.train.report import print_report, write_report
+
+    cfg, run_dir = s.cfg, s.run_dir
+    steps_per_s = s.session_steps / max(s.train_time, MIN_DURATION_S)
+    print(f"training done: {s.steps} env steps, {steps_per_s:.0f} steps/s; final evaluation")
+    t_eval = time.perf_counter()
+    final = evaluate_checkpoint(
+        cfg, run_dir / FINAL, cfg.eval.final_agents, cfg.eval.final_games, progress, 1
+    )
+    report = _report(s, where, time.perf_counter() - t_eval, final)
+    s.history.append(
+        {
+            "timesteps": s.steps,
+            "wall_time_s": round(s.wall_time, 1),
+            "results": report["final"],
+            "final": True,
+        }
+    )
+    s.save()
     write_report(report, run_dir, cfg.game_spec)
     print_report(report, cfg.game_spec)
-    print(f"wrote {run_dir}/report.md, report.json, learning_curve.png, checkpoint/")
+    print(f"wrote {run_dir}/report.md, report.json, learning_curve.png, {FINAL}/")
     return report

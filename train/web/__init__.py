@@ -3,7 +3,9 @@
 | module | what it holds |
 |---|---|
 | :mod:`~parlour.train.web.app` | the Starlette app: the page, static files and the JSON API (its table of routes) |
-| :mod:`~parlour.train.web.sessions` | one game per browser tab (:class:`GameSession`), the store that expires abandoned ones |
+| :mod:`~parlour.train.web.catalog` | what the page may choose (agents by catalog id, option values): nothing else reaches ``make_agent`` / ``make_raw_env`` |
+| :mod:`~parlour.train.web.guard` | only the server's own page drives it: ``Host``, ``Origin``, content type, bounded bodies and JSON |
+| :mod:`~parlour.train.web.sessions` | one game per browser tab (:class:`GameSession`), the store that bounds them (per client, in all, by rate) and expires them (idle, and an absolute lifetime) |
 | :mod:`~parlour.train.web.views` | the JSON a seat is sent (only its ``player_view``, its legal moves), the omniscient one of replays |
 | :mod:`~parlour.train.web.replay` | the replay document (seed, configuration, actions), loading, stepping, ``parlour eval --save-replays`` |
 | ``static/`` | the page: ``index.html``, ``app.js`` (generic), ``games/<game>.js`` (each game's table), ``style.css`` |

@@ -3,96 +3,72 @@
 | method and path | body / query | answer |
 |---|---|---|
 | ``GET /`` | — | the page (``static/index.html``) |
-| ``GET /api/catalog`` | — | the games: seats, default players and opponent, the game's own options, agent specs (with the models given to ``parlour serve``), the game's shipped models (``shipped``: spec, players, game options, default, summary; each model as ``ppo:NAME`` and as every search agent on it, e.g. ``audition.search:model=NAME``; the page offers each only at its own seat count and selects the default one whose options are the form's) |
-| ``POST /api/games`` | ``{"game", "players", "seat", "opponents": [spec, ...], "options": {...}, "seed", "hints"}`` | ``{"id", "state", "frames"}``: a new game (``frames``: the agents' opening moves) |
+| ``GET /api/catalog`` | — | what the page may choose (:class:`~parlour.train.web.catalog.Catalog`): per game its seats, default players and opponent, its own options (``options``: name, choices, default), ``agents`` (catalog ids at any player count: the scripted agents, the operator's models ``ppo:#K`` and ``audition.search:model=#K``), ``labels`` (what the page shows for an operator's model id), ``shipped`` (the shipped models: spec, players, game options, default, summary; each as ``ppo:NAME`` and as every search agent on it, offered only at its own player count) |
+| ``POST /api/games`` | ``{"game", "players", "seat", "opponents": [catalog id, ...], "options": {name: offered value}, "seed", "hints"}`` | ``{"id", "state", "frames"}``: a new game (``frames``: the agents' opening moves) |
 | ``GET /api/games/{id}`` | — | ``{"state"}`` |
 | ``POST /api/games/{id}/move`` | ``{"action", "version"}`` | ``{"state", "frames"}``: the person's move and the agents' answers, one frame per step |
-| ``GET /api/games/{id}/replay`` | — | the game so far as a replay document |
+| ``GET /api/games/{id}/replay`` | — | the finished game as a replay document (409 while it runs) |
 | ``DELETE /api/games/{id}`` | — | ``{"closed": true}`` |
 | ``GET /api/replays`` | — | the replay files given to ``parlour serve --replays`` |
-| ``POST /api/replays`` | ``{"name"}`` (a listed file) or ``{"replay": document}`` | ``{"id", "summary"}`` |
-| ``GET /api/replays/{id}/frame`` | ``?step=K&view=omniscient|player_N`` | the state after ``K`` actions as that view sees it |
+| ``POST /api/replays`` | ``{"name"}`` (a listed file) or ``{"replay": document}`` (its options from the catalog) | ``{"id", "summary"}`` (``summary.views``: ``omniscient`` only for a finished game) |
+| ``GET /api/replays/{id}/frame`` | ``?step=K&view=omniscient|player_N`` | the state after ``K`` actions as that view sees it (omniscient: 403 unless the replay's game ends) |
 
 A state (:func:`parlour.train.web.views.seat_state`) holds ``seat``, ``agent``, ``agents``,
 ``to_move``, ``over``, ``view`` (the game's :meth:`~parlour.train.play.PlayUI.web_view`),
 ``moves`` (``action``, ``name``, ``target``), ``version`` and, at the end, ``final``. Errors are
-``{"error": message}`` with status 400 (bad request, illegal move), 404 (unknown game or
-replay), 409 (stale move: the state's ``version`` moved on) or 503 (too many games); they never
-change a game.
+``{"error": message}`` and never change a game:
+
+| status | when |
+|---|---|
+| 400 | a bad request (an agent or option outside the catalog, an illegal move, not JSON, JSON nested too deep) |
+| 403 | another origin (``Origin``, ``Sec-Fetch-Site``); the omniscient view of an unfinished replay |
+| 404 | an unknown game or replay (closed, timed out) |
+| 409 | a stale move (the state's ``version`` moved on), the replay of a running game |
+| 413 | a body over its cap (:data:`~parlour.train.web.guard.MAX_REQUEST_BYTES`, :data:`~parlour.train.web.guard.MAX_REPLAY_BYTES`) |
+| 415 | a ``POST`` that is not ``application/json`` |
+| 421 | a ``Host`` that is not the bound address (DNS rebinding) |
+| 429 | new games too fast from one address |
+| 503 | too many games open, from one address or in all (:class:`~parlour.train.web.sessions.Limits`) |
+
+Every request passes :class:`~parlour.train.web.guard.GuardMiddleware` first.
 """
 
 from __future__ import annotations
 
-import json
+import ipaddress
+import re
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from parlour.train.web.catalog import Catalog
+from parlour.train.web.guard import (
+    MAX_REPLAY_BYTES,
+    GuardMiddleware,
+    HostRule,
+    RequestRefused,
+    read_json,
+)
 from parlour.train.web.replay import Replay, load_replay
-from parlour.train.web.sessions import DEFAULT_TIMEOUT_S, SessionStore, WebError
+from parlour.train.web.sessions import DEFAULT_TIMEOUT_S, Limits, SessionStore, WebError
 
 STATIC = Path(__file__).parent / "static"
-#: the largest request body read (a replay document)
-MAX_BODY_BYTES = 8 * 1024 * 1024
-
-
-def catalog(models: list[str]) -> list[dict[str, Any]]:
-    """Every game with a UI, its seats, its own options and the agent specs that play it."""
-    from parlour.agents.factory import known_agents, model_agents
-    from parlour.train.games import all_games
-
-    games = []
-    for spec in all_games():
-        if spec.play_ui is None:
-            continue
-        ui = spec.play_ui()
-        games.append(
-            {
-                "name": spec.name,
-                "min_players": spec.min_players,
-                "max_players": spec.max_players,
-                "default_players": ui.default_players,
-                "default_opponent": ui.default_opponent,
-                "options": ui.web_options(),
-                "agents": known_agents(spec)
-                + [f"ppo:{m}" for m in models]
-                + [f"{name}:model={m}" for name in model_agents(spec) for m in models],
-                "shipped": shipped_for_page(spec),
-            }
-        )
-    return games
-
-
-def shipped_for_page(spec: Any) -> list[dict[str, Any]]:
-    """The shipped models of the game ``spec`` (:mod:`parlour.models`) with their seat count, game
-    options, ``default`` flag and card summary — each as ``ppo:NAME`` and as every search agent
-    built on a model (``audition.search:model=NAME``, never a default); none without the
-    ``train`` extra (torch) to play them."""
-    import importlib.util
-
-    from parlour.agents.factory import model_agents
-    from parlour.models import read_index
-
-    if importlib.util.find_spec("sb3_contrib") is None:
-        return []
-    out: list[dict[str, Any]] = []
-    for m in read_index():
-        if m.game != spec.name or not m.path.is_file():
-            continue
-        entry = {"players": m.players, "game_options": m.game_options, "summary": m.summary()}
-        out.append({"spec": f"ppo:{m.name}", "default": m.default, **entry})
-        for agent in model_agents(spec):
-            summary = f"{agent} on ppo:{m.name}: {m.summary()}"
-            out.append(
-                {**entry, "spec": f"{agent}:model={m.name}", "default": False, "summary": summary}
-            )
-    return out
+#: a frame's ``step`` query: ASCII digits, few enough for an int (``"²"`` is a str.isdigit)
+STEP_PATTERN = re.compile(r"[0-9]{1,9}")
+#: IPv6 clients are counted by their network of this prefix length (a host's usual share)
+IPV6_CLIENT_PREFIX = 64
+IPV6 = 6
+#: the address ``create_app`` answers by default (``parlour serve``'s default bind)
+DEFAULT_HOST = "127.0.0.1"
 
 
 def find_replays(paths: list[str]) -> dict[str, Path]:
@@ -105,37 +81,50 @@ def find_replays(paths: list[str]) -> dict[str, Path]:
     return found
 
 
+def client_of(request: Request) -> str:
+    """The client a game is counted against: its address (all tabs of a machine share it); an
+    IPv6 address by its /64 network (one host may hold a whole /64)."""
+    host = request.client.host if request.client is not None else ""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if address.version == IPV6:
+        return str(ipaddress.ip_network(f"{address}/{IPV6_CLIENT_PREFIX}", strict=False))
+    return host
+
+
 def create_app(
     models: list[str] | None = None,
     replays: list[str] | None = None,
     timeout: float = DEFAULT_TIMEOUT_S,
+    *,
+    host: str = DEFAULT_HOST,
+    port: int | None = None,
+    limits: Limits | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> Starlette:
-    """The app (see the module docstring); ``models``: PPO model files offered as opponents;
-    ``replays``: replay files or folders listed on the page; ``timeout``: seconds an
-    untouched game or replay is kept."""
-    games = SessionStore(timeout=timeout, what="game")
-    opened = SessionStore(timeout=timeout, what="replay")
-    models = list(models or [])
+    """The app (see the module docstring); ``models``: the operator's PPO model files offered as
+    opponents (by catalog id); ``replays``: replay files or folders listed on the page;
+    ``timeout``: seconds an untouched game or replay is kept; ``host``, ``port``: the bound
+    address, the only ``Host`` answered (``port`` None: any port); ``limits``: the stores'
+    bounds (default :class:`~parlour.train.web.sessions.Limits` with ``timeout``); ``clock``:
+    the stores' time (tests)."""
+    limits = limits or Limits(timeout=timeout)
+    games = SessionStore(limits, what="game", clock=clock)
+    opened = SessionStore(limits, what="replay", clock=clock)
+    catalog = Catalog(list(models or []))
     replay_paths = list(replays or [])
-
-    async def body(request: Request) -> Any:
-        raw = await request.body()
-        if len(raw) > MAX_BODY_BYTES:
-            raise WebError(f"request body larger than {MAX_BODY_BYTES} bytes")
-        try:
-            return json.loads(raw or b"{}")
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise WebError(f"the request body is not JSON: {exc}") from None
 
     async def index(request: Request) -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
     async def get_catalog(request: Request) -> JSONResponse:
-        return JSONResponse({"games": await run_in_threadpool(catalog, models)})
+        return JSONResponse({"games": await run_in_threadpool(catalog.games)})
 
     async def new_game(request: Request) -> JSONResponse:
-        data = await body(request)
-        key, session = await run_in_threadpool(games.create, data)
+        data = await read_json(request)
+        key, session = await run_in_threadpool(games.create, data, client_of(request), catalog)
         return JSONResponse({"id": key, "state": session.state(), "frames": session.opening})
 
     def locked(session: Any, what: Any) -> Any:
@@ -148,7 +137,7 @@ def create_app(
         return JSONResponse({"state": state})
 
     async def move(request: Request) -> JSONResponse:
-        data = await body(request)
+        data = await read_json(request)
         if not isinstance(data, dict) or set(data) != {"action", "version"}:
             raise WebError('a move is {"action": <int>, "version": <int>}')
         session = games.get(request.path_params["id"])
@@ -170,28 +159,31 @@ def create_app(
         return JSONResponse({"replays": sorted(find_replays(replay_paths))})
 
     async def open_replay(request: Request) -> JSONResponse:
-        data = await body(request)
+        data = await read_json(request, MAX_REPLAY_BYTES)
         if not isinstance(data, dict) or len(data) != 1 or not {"name", "replay"} & set(data):
             raise WebError('open a replay with {"name": <a listed file>} or {"replay": <document>}')
+        client = client_of(request)
+        opened.admit(client)
         if "name" in data:
             path = find_replays(replay_paths).get(data["name"])
             if path is None:
                 raise WebError(f"no replay file {data['name']!r} is listed", 404)
             replay = await run_in_threadpool(load_replay, path)
         else:
-            replay = await run_in_threadpool(Replay, data["replay"])
-        return JSONResponse({"id": opened.add(replay), "summary": replay.summary()})
+            doc, check = data["replay"], catalog.check_replay_options
+            replay = await run_in_threadpool(Replay, doc, check)
+        return JSONResponse({"id": opened.add(replay, client), "summary": replay.summary()})
 
     async def replay_frame(request: Request) -> JSONResponse:
         replay = opened.get(request.path_params["id"])
         step_text = request.query_params.get("step", "0")
-        if not step_text.isdigit():
+        if not STEP_PATTERN.fullmatch(step_text):
             raise WebError(f"step must be an integer in 0..{replay.steps}, got {step_text!r}")
         view = request.query_params.get("view", "omniscient")
         return JSONResponse(await run_in_threadpool(replay.frame, int(step_text), view))
 
     async def on_error(request: Request, exc: Exception) -> JSONResponse:
-        assert isinstance(exc, WebError)
+        assert isinstance(exc, WebError | RequestRefused)
         return JSONResponse({"error": str(exc)}, status_code=exc.status)
 
     routes = [
@@ -207,6 +199,10 @@ def create_app(
         Route("/api/replays/{id}/frame", replay_frame),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, exception_handlers={WebError: on_error})
-    app.state.games, app.state.replays = games, opened
+    app = Starlette(
+        routes=routes,
+        exception_handlers={WebError: on_error, RequestRefused: on_error},
+        middleware=[Middleware(GuardMiddleware, rule=HostRule(host, port))],
+    )
+    app.state.games, app.state.replays, app.state.catalog = games, opened, catalog
     return app

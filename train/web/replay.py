@@ -15,18 +15,21 @@ checked when the replay is loaded. Nothing else is needed: the game replays from
 (:func:`save_tournament_replays`); ``parlour serve --replays PATH`` lists replay files and the
 page also opens a replay file picked in the browser. :class:`Replay` validates a document
 (every action must be legal when it is replayed) and gives the state after any step, as a seat
-sees it or omniscient.
+sees it, or omniscient once the game has ended: the omniscient view (every hand, the hidden
+truth) of a replay whose actions stop before the end is refused, so that a running game cannot be
+seen through its own replay. An uploaded document (``options_check``) may set only the game
+options the page offers (:meth:`parlour.train.web.catalog.Catalog.check_replay_options`).
 """
 
 from __future__ import annotations
 
 import copy
 import json
-import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from parlour._files import write_atomic
 from parlour.train.web.sessions import WebError
 from parlour.train.web.views import omniscient_state, seat_state, to_json, to_move
 
@@ -39,6 +42,10 @@ FIELDS = ("format", "version", "game", "players", "options", "seed", "agents", "
 REQUIRED = ("format", "version", "game", "players", "seed", "actions")
 #: the view of a frame that shows everything
 OMNISCIENT = "omniscient"
+#: a replay's seed is below this (numpy seeds are non-negative; bigger ones cost)
+MAX_REPLAY_SEED = 2**64
+#: the largest replay file read (a whole game is some kilobytes)
+MAX_REPLAY_FILE_BYTES = 8 * 1024 * 1024
 
 
 def make_replay(
@@ -82,6 +89,8 @@ def _check_fields(doc: Any) -> None:
     for key in ("players", "seed"):
         if isinstance(doc[key], bool) or not isinstance(doc[key], int):
             raise WebError(f"replay: {key} must be an integer, got {doc[key]!r}")
+    if not 0 <= doc["seed"] < MAX_REPLAY_SEED:
+        raise WebError(f"replay: seed must be in 0..{MAX_REPLAY_SEED - 1}, got {doc['seed']}")
     actions = doc["actions"]
     if not isinstance(actions, list) or not all(
         isinstance(a, int) and not isinstance(a, bool) for a in actions
@@ -95,14 +104,15 @@ def _check_fields(doc: Any) -> None:
 
 
 class Replay:
-    """A validated replay document that can show the game after any step."""
+    """A validated replay document that can show the game after any step; ``options_check``
+    (``(spec, options) -> options``, raising :class:`WebError`): the options a document from the
+    browser may set (None: any, for the operator's own files)."""
 
-    def __init__(self, doc: Any) -> None:
+    def __init__(self, doc: Any, options_check: Callable[[Any, Any], Any] | None = None) -> None:
         from parlour.train.games import get_game, make_raw_env
 
         _check_fields(doc)
         self.doc = dict(doc)
-        self.touched = time.monotonic()
         try:
             self.spec = get_game(doc["game"]) if ":" not in doc["game"] else None
         except (ValueError, TypeError) as exc:
@@ -110,6 +120,8 @@ class Replay:
         if self.spec is None or self.spec.play_ui is None:
             raise WebError(f"replay: game must be a registered game, got {doc['game']!r}")
         self.ui = self.spec.play_ui()
+        if options_check is not None:
+            options_check(self.spec, doc.get("options", {}))
         try:
             env = make_raw_env(self.spec, doc["players"], **dict(doc.get("options", {})))
         except (TypeError, ValueError) as exc:
@@ -130,6 +142,8 @@ class Replay:
             if (i + 1) % CHECKPOINT_EVERY == 0:
                 self.checkpoints.append(copy.deepcopy(env))
         self._skip_done(env)
+        #: whether the actions end the game (only then is the omniscient view shown)
+        self.finished = to_move(env) is None
         expected = doc.get("results")
         if expected is not None and to_move(env) is None:
             got = to_json(env.unwrapped.results())
@@ -161,6 +175,12 @@ class Replay:
     def frame(self, step: int, view: str) -> dict[str, Any]:
         """The game after ``step`` actions as ``view`` sees it: an agent name or omniscient."""
         env = self.env_at(step)
+        if view == OMNISCIENT and not self.finished:
+            raise WebError(
+                "the omniscient view is only for a replay of a finished game (this one's actions "
+                "stop before the end); pick a seat's view",
+                status=403,
+            )
         if view == OMNISCIENT:
             state = omniscient_state(self.ui, env)
         elif view in env.possible_agents:
@@ -182,15 +202,22 @@ class Replay:
             "seed": d["seed"],
             "agents": d.get("agents", []),
             "steps": self.steps,
-            "views": [OMNISCIENT, *self.checkpoints[0].possible_agents],
+            "finished": self.finished,
+            "views": [OMNISCIENT] * self.finished + list(self.checkpoints[0].possible_agents),
         }
 
 
 def load_replay(path: str | Path) -> Replay:
-    """The replay in the file ``path`` (a :class:`WebError` if it does not parse or replay)."""
+    """The replay in the file ``path`` (a :class:`WebError` if it is no regular file of at most
+    :data:`MAX_REPLAY_FILE_BYTES`, or does not parse or replay)."""
+    from parlour._files import read_regular_file
+
     try:
-        doc = json.loads(Path(path).read_text())
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raw = read_regular_file(path, max_bytes=MAX_REPLAY_FILE_BYTES, what=f"replay {path}")
+        doc = json.loads(raw)
+    except RecursionError:
+        raise WebError(f"replay {path}: does not parse: nested too deep") from None
+    except (OSError, ValueError) as exc:  # JSONDecodeError, UnicodeDecodeError: ValueErrors
         raise WebError(f"replay {path}: does not parse: {exc}") from None
     return Replay(doc)
 
@@ -224,6 +251,6 @@ def save_tournament_replays(
         agents = [specs[i] for i in kinds]
         doc = make_replay(spec.name, players, options, seed + deal, agents, actions, results)
         path = out / f"replay_{k:04d}.json"
-        path.write_text(json.dumps(doc))
+        write_atomic(path, json.dumps(doc))
         paths.append(path)
     return paths

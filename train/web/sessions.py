@@ -8,7 +8,21 @@ person's own view (:func:`parlour.train.web.views.seat_state`). Every game recor
 configuration and actions, so a finished game is also a replay (:mod:`parlour.train.web.replay`).
 
 :class:`SessionStore` keeps the sessions, each behind its own lock (many tabs play at once), and
-drops a session not touched for ``timeout`` seconds.
+drops a session not touched for ``timeout`` seconds, or older than ``lifetime`` however often it
+is touched (so nobody keeps the server full by polling their own games). It also bounds the
+games open at once, per client (its IP address) and in all, and how fast a client may start
+new ones (:class:`Limits`); a new game beyond them is refused with 503 (429: too fast) and a
+message saying which bound and when room comes back.
+
+| bound | default |
+|---|---|
+| ``timeout``: a game untouched this long is dropped | :data:`DEFAULT_TIMEOUT_S` (1800 s) |
+| ``lifetime``: a game this old is dropped, touched or not | :data:`MAX_LIFETIME_S` (4 h) |
+| ``total``: games open at once | :data:`MAX_GAMES_TOTAL` (128) |
+| ``per_client``: games open at once per client address | :data:`MAX_GAMES_PER_CLIENT` (32) |
+| ``per_minute``: new games per client address in any 60 s | :data:`MAX_NEW_PER_MINUTE` (60) |
+
+Opened replays are kept by a store of their own with the same bounds.
 """
 
 from __future__ import annotations
@@ -16,17 +30,31 @@ from __future__ import annotations
 import secrets
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from parlour.models import seat_options
 from parlour.train.web.views import seat_state, to_move
 
+if TYPE_CHECKING:
+    from parlour.train.web.catalog import Catalog
+
 #: seconds after which an untouched game is dropped
 DEFAULT_TIMEOUT_S = 30 * 60
-#: games kept at once (a new game beyond it is refused until one ends or times out)
-DEFAULT_MAX_SESSIONS = 256
+#: seconds after which any game is dropped, however often it is touched (a game lasts minutes)
+MAX_LIFETIME_S = 4 * 60 * 60
+#: games kept at once in all (each holds an env and its agents, models included)
+MAX_GAMES_TOTAL = 128
+#: games kept at once for one client address (a loopback server sees one address for all)
+MAX_GAMES_PER_CLIENT = 32
+#: new games one client address may start in any minute (each builds its agents)
+MAX_NEW_PER_MINUTE = 60
+#: the window of MAX_NEW_PER_MINUTE, seconds
+RATE_WINDOW_S = 60.0
+#: seeds are below this (integers JavaScript holds exactly: a replay survives the page)
+MAX_SEED = 2**53
 #: hex digits of a session id
 ID_BYTES = 16
 
@@ -61,10 +89,14 @@ def _int(body: Mapping[str, Any], key: str, default: int | None) -> int | None:
     return value
 
 
-def parse_settings(body: Any) -> GameSettings:
-    """The settings of a new-game request (a JSON object), or a :class:`WebError`."""
+def parse_settings(body: Any, catalog: Catalog | None = None) -> GameSettings:
+    """The settings of a new-game request (a JSON object), or a :class:`WebError`: the game, its
+    options and the opponents are ids of ``catalog`` (:mod:`parlour.train.web.catalog`; default:
+    one without operator models), turned into agent specs and env options here."""
     from parlour.train.games import get_game
+    from parlour.train.web.catalog import Catalog
 
+    catalog = catalog or Catalog([])
     if not isinstance(body, Mapping):
         raise WebError("the request must be a JSON object")
     known = {"game", "players", "seat", "opponents", "options", "seed", "hints"}
@@ -79,27 +111,36 @@ def parse_settings(body: Any) -> GameSettings:
     if spec is None or spec.play_ui is None:
         raise WebError(f"game must be the name of a registered game, got {name!r}")
     ui = spec.play_ui()
-    players = _int(body, "players", ui.default_players)
-    options = body.get("options") or {}
-    if not isinstance(options, Mapping):
-        raise WebError(f"options must be a JSON object of game options, got {options!r}")
+    players, seat = _int(body, "players", None), _int(body, "seat", None)
+    if players is None:  # (absent or null: the default)
+        players = ui.default_players
+    if not spec.min_players <= players <= spec.max_players:
+        raise WebError(
+            f"players for {spec.name} must be in {spec.min_players}..{spec.max_players}, "
+            f"got {players}"
+        )
+    options = catalog.check_options(spec, body.get("options") or {})
     opponents = body.get("opponents")
-    if not opponents:
+    if opponents:
+        opponents = catalog.resolve_opponents(spec, players, opponents)
+    else:
         from parlour.train.play import default_opponent
 
-        opponents = [
-            default_opponent(spec, ui, players, dict(options)) if players else ui.default_opponent
-        ]
-    if not isinstance(opponents, list) or not all(isinstance(o, str) for o in opponents):
-        raise WebError(f"opponents must be a list of agent specs, got {opponents!r}")
+        opponents = [default_opponent(spec, ui, players, dict(options))]
+    seed = _int(body, "seed", None)
+    if seed is not None and not 0 <= seed < MAX_SEED:
+        raise WebError(f"seed must be in 0..{MAX_SEED - 1}, got {seed}")
+    hints = body.get("hints", False)
+    if not isinstance(hints, bool):
+        raise WebError(f"hints must be true or false, got {hints!r}")
     return GameSettings(
         game=spec.name,
         players=players,
-        seat=_int(body, "seat", 0),
-        opponents=list(opponents),
-        options=dict(options),
-        seed=_int(body, "seed", None),
-        hints=bool(body.get("hints", False)),
+        seat=0 if seat is None else seat,
+        opponents=opponents,
+        options=options,
+        seed=seed,
+        hints=hints,
     )
 
 
@@ -138,7 +179,7 @@ class GameSession:
         if not 0 <= settings.seat < n:
             raise WebError(f"seat must be in 0..{n - 1}, got {settings.seat}")
         if settings.seed is None:
-            settings.seed = secrets.randbelow(2**31)
+            settings.seed = secrets.randbelow(MAX_SEED)
         self.human = self.env.possible_agents[settings.seat]
         try:
             self.agents = build_agents(
@@ -149,7 +190,6 @@ class GameSession:
         self.env.reset(seed=settings.seed)
         self.actions: list[int] = []
         self.lock = threading.Lock()
-        self.touched = time.monotonic()
         self.opening = self._play_agents()  # the agents seated before the person move first
 
     @property
@@ -209,67 +249,148 @@ class GameSession:
                 frames.append({"agent": agent, "text": said, "state": self.state()})
 
     def replay(self) -> dict[str, Any]:
-        """The game so far as a replay document (:mod:`parlour.train.web.replay`)."""
+        """The finished game as a replay document (:mod:`parlour.train.web.replay`); refused
+        while it runs (its seed and the agents' moves would tell every hidden card)."""
         from parlour.train.web.replay import make_replay
 
+        if to_move(self.env) is not None:
+            raise WebError("the game is not over: its replay is given once it ends", status=409)
         s = self.settings
         specs = {a: self.agents[a].spec for a in self.agents} | {self.human: "human"}
-        results = self.env.unwrapped.results() if to_move(self.env) is None else None
+        results = self.env.unwrapped.results()
         agents = [specs[a] for a in self.env.possible_agents]
         return make_replay(s.game, s.players, s.options, s.seed, agents, self.actions, results)
 
 
+@dataclass(frozen=True)
+class Limits:
+    """The bounds of a :class:`SessionStore` (the module table)."""
+
+    timeout: float = DEFAULT_TIMEOUT_S
+    lifetime: float = MAX_LIFETIME_S
+    total: int = MAX_GAMES_TOTAL
+    per_client: int = MAX_GAMES_PER_CLIENT
+    per_minute: int = MAX_NEW_PER_MINUTE
+
+    def __post_init__(self) -> None:
+        for name in ("timeout", "lifetime", "total", "per_client", "per_minute"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+                raise ValueError(f"limits: {name} must be a number > 0, got {value!r}")
+
+
+@dataclass
+class _Kept:
+    client: str
+    created: float
+    touched: float
+
+
 class SessionStore:
     """The games (or open replays) of all tabs: create, find (touching), drop, and expire
-    (module docstring)."""
+    (module docstring); ``clock``: seconds (monotonic), replaceable in tests."""
 
     def __init__(
         self,
-        timeout: float = DEFAULT_TIMEOUT_S,
-        max_sessions: int = DEFAULT_MAX_SESSIONS,
+        limits: Limits | None = None,
         what: str = "game",
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.timeout, self.max_sessions, self.what = timeout, max_sessions, what
-        self.sessions: dict[str, GameSession] = {}
+        self.limits, self.what, self.clock = limits or Limits(), what, clock
+        self.sessions: dict[str, Any] = {}
+        self.kept: dict[str, _Kept] = {}
+        self.started: dict[str, deque[float]] = {}  # client -> times of its recent new games
         self.lock = threading.Lock()
 
+    @property
+    def timeout(self) -> float:
+        return self.limits.timeout
+
     def expire(self) -> list[str]:
-        """Drop the sessions untouched for ``timeout`` seconds; their ids."""
-        now = time.monotonic()
+        """Drop the sessions untouched for ``timeout`` seconds or older than ``lifetime``."""
+        now, lim = self.clock(), self.limits
         with self.lock:
-            old = [k for k, s in self.sessions.items() if now - s.touched > self.timeout]
+            old = [
+                k
+                for k, m in self.kept.items()
+                if now - m.touched > lim.timeout or now - m.created > lim.lifetime
+            ]
             for k in old:
-                del self.sessions[k]
+                del self.sessions[k], self.kept[k]
         return old
 
-    def add(self, item: Any) -> str:
-        """Keep ``item`` (anything with a ``touched`` time) under a new id."""
+    def _room(self, client: str) -> None:
+        """Raise the 503 of a full store (in all, or for ``client``); under ``self.lock``."""
+        lim = self.limits
+        when = (
+            f"close a tab, or wait until a {self.what} is closed or dropped "
+            f"({lim.timeout:g} s untouched, or {lim.lifetime:g} s old)"
+        )
+        if len(self.sessions) >= lim.total:
+            raise WebError(
+                f"the server is full: {len(self.sessions)} {self.what}s are open (at most "
+                f"{lim.total}); {when}",
+                503,
+            )
+        mine = sum(1 for m in self.kept.values() if m.client == client)
+        if mine >= lim.per_client:
+            raise WebError(
+                f"too many {self.what}s open from your address: {mine} (at most "
+                f"{lim.per_client} per client); {when}",
+                503,
+            )
+
+    def admit(self, client: str) -> None:
+        """Refuse a new session of ``client`` beyond the bounds (503) or the rate (429); else
+        count it against the rate."""
         self.expire()
-        key = secrets.token_hex(ID_BYTES)
+        now = self.clock()
         with self.lock:
-            if len(self.sessions) >= self.max_sessions:
-                raise WebError(f"too many open at once (at most {self.max_sessions})", 503)
+            self._room(client)
+            for quiet in [c for c, t in self.started.items() if now - t[-1] >= RATE_WINDOW_S]:
+                del self.started[quiet]  # (the clients of no recent game are forgotten)
+            recent = self.started.setdefault(client, deque())
+            while recent and now - recent[0] >= RATE_WINDOW_S:
+                recent.popleft()
+            if len(recent) >= self.limits.per_minute:
+                raise WebError(
+                    f"too many new {self.what}s from your address: at most "
+                    f"{self.limits.per_minute} in {RATE_WINDOW_S:g} s; wait a moment",
+                    429,
+                )
+            recent.append(now)
+
+    def add(self, item: Any, client: str = "") -> str:
+        """Keep ``item`` under a new id (for ``client``), within the bounds."""
+        key = secrets.token_hex(ID_BYTES)
+        now = self.clock()
+        with self.lock:
+            self._room(client)
             self.sessions[key] = item
+            self.kept[key] = _Kept(client, now, now)
         return key
 
-    def create(self, body: Any) -> tuple[str, GameSession]:
-        """A new game from a new-game request."""
-        settings = parse_settings(body)
+    def create(self, body: Any, client: str = "", catalog: Catalog | None = None) -> tuple:
+        """A new game from a new-game request of ``client`` (its catalog ids: ``catalog``)."""
+        self.expire()
         with self.lock:
-            if len(self.sessions) >= self.max_sessions:
-                raise WebError(f"too many open at once (at most {self.max_sessions})", 503)
+            self._room(client)  # (a full store refuses before any work)
+        settings = parse_settings(body, catalog)
+        self.admit(client)
         session = GameSession(settings)
-        return self.add(session), session
+        return self.add(session, client), session
 
     def get(self, key: str) -> Any:
         self.expire()
         with self.lock:
-            session = self.sessions.get(key)
+            session, kept = self.sessions.get(key), self.kept.get(key)
+            if kept is not None:
+                kept.touched = self.clock()
         if session is None:
             raise WebError(f"no {self.what} {key!r} (it was closed, timed out or never was)", 404)
-        session.touched = time.monotonic()
         return session
 
     def drop(self, key: str) -> bool:
         with self.lock:
+            self.kept.pop(key, None)
             return self.sessions.pop(key, None) is not None

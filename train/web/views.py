@@ -4,7 +4,8 @@ Everything a seat is sent comes from :func:`seat_state`: the game's
 :meth:`~parlour.train.play.PlayUI.web_view` (built from ``env.player_view(agent)`` only), the
 seat's legal moves (the env's own legal actions, named by the game's UI) and, once the game is
 over, :meth:`~parlour.train.play.PlayUI.web_reveal`. :func:`omniscient_state` (every seat's view
-and the hidden truth) is only for finished games and replays.
+and the hidden truth) is only for replays whose game ends (:mod:`parlour.train.web.replay`
+refuses it for the others).
 """
 
 from __future__ import annotations
@@ -82,7 +83,7 @@ def seat_state(ui: PlayUI, env: Any, agent: str, hints: bool = False) -> dict[st
 
 
 def omniscient_state(ui: PlayUI, env: Any) -> dict[str, Any]:
-    """Every seat's view and the hidden truth (finished games and replays only)."""
+    """Every seat's view and the hidden truth (replays of finished games only)."""
     over = is_over(env)
     return {
         "seat": None,

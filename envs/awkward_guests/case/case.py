@@ -56,6 +56,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from parlour._files import read_regular_file
 from parlour.envs._checks import is_int, require_int
 
 from .board import WALTON, Board
@@ -63,6 +64,9 @@ from .cards import Card, card_refs, check_card_facts, copy_fact, value_of_valid_
 from .solution import Solution
 
 CASE_FORMAT = "parlour.awkward_guests.case/1"
+#: the largest case file read: a case is ~50 KB (the classic ones 45-47 KB); 16 MB leaves room
+#: for very long card texts while ``/dev/zero`` or a 100 MB file is refused before it is read
+MAX_CASE_FILE_BYTES = 16 << 20
 LEVELS: tuple[str, ...] = (
     "beginner",
     "very_easy",
@@ -412,10 +416,12 @@ def case_from_json(d: Any, board: Board = WALTON) -> Case:
 
 
 def load_case(path: str | Path, board: Board = WALTON) -> Case:
-    """Read and validate a case file."""
+    """Read and validate a case file (a regular file of at most :data:`MAX_CASE_FILE_BYTES`:
+    a folder, FIFO, device or larger file is a ``ValueError``, never a hang)."""
     p = Path(path)
     try:
-        d = json.loads(p.read_text(encoding="utf-8"))
+        raw = read_regular_file(p, max_bytes=MAX_CASE_FILE_BYTES, what="case file")
+        d = json.loads(raw.decode("utf-8"))
     except json.JSONDecodeError as e:
         raise ValueError(f"case file {p}: not valid JSON ({e})") from e
     except RecursionError:

@@ -293,8 +293,9 @@ class GuestsState(ExchangeMixin, AccusationMixin):
         """
         legal = self.legal_actions()
         if not is_int(action) or int(action) not in legal:
+            name = A.action_name(action) if is_int(action) else "not an int"
             raise IllegalActionError(
-                f"illegal action {action!r} ({A.action_name(action)}) for seat {self.current} "
+                f"illegal action {action!r} ({name}) for seat {self.current} "
                 f"in phase {self.phase_name!r} (decision {self.decision_name!r}); "
                 f"legal: {[A.action_name(a) for a in legal]}"
             )

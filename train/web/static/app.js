@@ -56,8 +56,11 @@ const renderer = (name) =>
 
 // -- the new-game form ------------------------------------------------------------------------
 
-function fillSelect(select, values, selected) {
-  select.replaceChildren(...values.map((v) => el("option", { value: v, text: String(v) })));
+// labels: the text shown for a value (default: the value itself)
+function fillSelect(select, values, selected, labels = {}) {
+  select.replaceChildren(
+    ...values.map((v) => el("option", { value: v, text: String(labels[v] ?? v) })),
+  );
   if (selected !== undefined) select.value = String(selected);
 }
 
@@ -117,13 +120,14 @@ function refreshForm() {
   const seat = Math.min(Number($("seat").value) || 0, n - 1);
   fillSelect($("seat"), [...Array(n).keys()], seat);
   refreshOptions(spec);
+  // the catalog's agent ids (the server accepts nothing else; the operator's models by id)
   const agents = spec.agents.concat(shippedFor(spec, n).map((m) => m.spec));
   const chosen = defaultOpponent(spec, n);
   const opp = $("opponents");
   opp.replaceChildren();
   for (let i = 0; i < n - 1; i++) {
     const s = el("select", { class: "opponent", id: `opponent-${i}` });
-    fillSelect(s, agents, chosen);
+    fillSelect(s, agents, chosen, spec.labels);
     opp.append(el("label", { text: `Opponent ${i + 1} ` }, s));
   }
 }
@@ -156,7 +160,8 @@ async function startGame(ev) {
   if ($("seed").value !== "") body.seed = Number($("seed").value);
   try {
     setStatus("dealing…");
-    if (game) api("DELETE", `/api/games/${game.id}`).catch(() => {});
+    // the old game is closed first: it would count against this address's games
+    if (game) await api("DELETE", `/api/games/${game.id}`).catch(() => {});
     const data = await api("POST", "/api/games", body);
     game = { id: data.id, spec, state: data.state, busy: false };
     $("setup").open = false;
@@ -268,7 +273,8 @@ async function openReplay(body) {
     replay = { id: data.id, summary: data.summary, playing: false };
     $("step").max = data.summary.steps;
     $("step").value = 0;
-    fillSelect($("replay-view"), data.summary.views, "omniscient");
+    // omniscient first, when offered (only for a finished game)
+    fillSelect($("replay-view"), data.summary.views, data.summary.views[0]);
     $("replay-controls").classList.remove("hidden");
     $("board").classList.remove("hidden");
     $("log").replaceChildren(

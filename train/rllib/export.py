@@ -1,0 +1,280 @@
+"""The safe export of an RLlib policy: weights in ``safetensors``, everything else in JSON.
+
+An RLlib checkpoint is pickles (``class_and_ctor_args.pkl``, ``module_state.pkl``, …): loading
+one runs whatever code it holds. So the RLlib runner also writes, beside every checkpoint, the
+learner's :class:`~parlour.train.rllib.module.MaskedPPOModule` weights as one ``.safetensors``
+file (:data:`EXPORT_NAME`) whose header metadata ``{"parlour": "<JSON>"}`` says how to rebuild
+the module. Reading it runs no code from the file: the module class is looked up by name in
+:data:`MODULE_CLASSES` (never an import path from the file), the model config is checked key by
+key against an allow-list, the weights must fit the rebuilt module exactly
+(``load_state_dict(strict=True)``) and be finite. No Ray runtime is started.
+
+| name | what |
+|---|---|
+| :data:`EXPORT_NAME` | the file's name inside a checkpoint folder |
+| :func:`write_export` | write weights + document atomically (NaN/inf refused) |
+| :func:`read_export` | the rebuilt, loaded module and its document (``ValueError`` for anything wrong) |
+| :func:`module_model_config` | the allow-listed model config of a training config |
+
+The document (``FORMAT_NAME`` version ``FORMAT_VERSION``):
+
+| key | value |
+|---|---|
+| ``format``, ``version`` | ``"parlour-model"``, ``1`` |
+| ``kind`` | ``"rllib"`` |
+| ``module`` | a name of :data:`MODULE_CLASSES` (``"MaskedPPOModule"``) |
+| ``model_config`` | ``{"fcnet_hiddens": [int, …], "fcnet_activation": "tanh" or "relu", "vf_share_layers": bool}`` |
+| ``observation`` | ``{"shape": [n], "dtype": "float32"}`` (the flat vector; the mask has ``actions`` entries) |
+| ``action`` | ``{"n": actions}`` (a ``Discrete`` space) |
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from parlour._files import read_regular_file, write_atomic
+from parlour.agents.trust import require_finite
+
+#: the safe export's name inside a checkpoint folder
+EXPORT_NAME = "policy.safetensors"
+#: the header metadata key holding the JSON document
+METADATA_KEY = "parlour"
+FORMAT_NAME = "parlour-model"
+FORMAT_VERSION = 1
+KIND = "rllib"
+#: the largest export read (a policy of this project is well under 1 MiB)
+MAX_EXPORT_BYTES = 256 * 1024 * 1024
+#: safetensors' header: an 8-byte little-endian length, then that much JSON
+HEADER_LENGTH_BYTES = 8
+#: the model config keys of an export (all required, no others)
+MODEL_CONFIG_KEYS = frozenset({"fcnet_hiddens", "fcnet_activation", "vf_share_layers"})
+#: the activations an export may name
+ACTIVATIONS = ("tanh", "relu")
+#: bounds of a model config read from a file (no model of this project comes near them)
+MAX_LAYERS = 16
+MAX_WIDTH = 65536
+#: the largest observation size or action count read
+MAX_SIZE = 2**31 - 1
+OBS_DTYPE = "float32"
+
+
+def _module_classes() -> dict[str, type]:
+    from parlour.train.rllib.module import MaskedPPOModule
+
+    return {"MaskedPPOModule": MaskedPPOModule}
+
+
+#: the module classes an export may name (name -> class, resolved on first use)
+MODULE_CLASSES = ("MaskedPPOModule",)
+
+
+def module_model_config(
+    net_arch: list[int], activation: str, vf_share_layers: bool = False
+) -> dict[str, Any]:
+    """The RLModule ``model_config`` of a run (the only keys an export may hold; RLlib's PPO
+    gives the value function its own layers unless ``vf_share_layers``)."""
+    return {
+        "fcnet_hiddens": [int(w) for w in net_arch],
+        "fcnet_activation": activation,
+        "vf_share_layers": bool(vf_share_layers),
+    }
+
+
+def export_document(
+    model_config: Mapping[str, Any], obs_size: int, actions: int, module: str = "MaskedPPOModule"
+) -> dict[str, Any]:
+    """The JSON document of an export (see the module docstring)."""
+    return {
+        "format": FORMAT_NAME,
+        "version": FORMAT_VERSION,
+        "kind": KIND,
+        "module": module,
+        "model_config": dict(model_config),
+        "observation": {"shape": [int(obs_size)], "dtype": OBS_DTYPE},
+        "action": {"n": int(actions)},
+    }
+
+
+def write_export(
+    path: str | os.PathLike, weights: Mapping[str, Any], document: Mapping[str, Any]
+) -> None:
+    """Write ``weights`` (name -> torch tensor or NumPy array) and ``document`` to ``path``
+    atomically; weights with NaN or infinity are refused (``ValueError``), nothing written."""
+    import torch
+    from safetensors.torch import save
+
+    check_document(document, str(path))
+    tensors = {
+        name: torch.as_tensor(np.asarray(value) if not torch.is_tensor(value) else value)
+        .detach()
+        .cpu()
+        .contiguous()
+        .clone()
+        for name, value in weights.items()
+    }
+    require_finite(tensors, f"rllib export {os.fspath(path)!r}")
+    data = save(tensors, metadata={METADATA_KEY: json.dumps(dict(document), sort_keys=True)})
+    write_atomic(path, data)
+
+
+def is_export(path: str | os.PathLike) -> bool:
+    """Whether ``path`` names a safe export by its name (``*.safetensors``)."""
+    return os.fspath(path).endswith(".safetensors")
+
+
+def _header(data: bytes, where: str) -> dict[str, Any]:
+    if len(data) < HEADER_LENGTH_BYTES:
+        raise ValueError(f"rllib: {where} is not a safetensors file (too short)")
+    size = int.from_bytes(data[:HEADER_LENGTH_BYTES], "little")
+    if size > len(data) - HEADER_LENGTH_BYTES:
+        raise ValueError(f"rllib: {where} is not a safetensors file (truncated header)")
+    try:
+        header = json.loads(data[HEADER_LENGTH_BYTES : HEADER_LENGTH_BYTES + size])
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise ValueError(f"rllib: {where} is not a safetensors file (bad header)") from None
+    if not isinstance(header, dict):
+        raise ValueError(f"rllib: {where} is not a safetensors file (bad header)")
+    return header
+
+
+def _document(header: dict[str, Any], where: str) -> dict[str, Any]:
+    metadata = header.get("__metadata__")
+    text = metadata.get(METADATA_KEY) if isinstance(metadata, dict) else None
+    if not isinstance(text, str):
+        raise ValueError(
+            f"rllib: {where} has no parlour document (header metadata {METADATA_KEY!r}): not a "
+            "model exported by parlour"
+        )
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError:
+        raise ValueError(f"rllib: {where}: its parlour document is not JSON") from None
+    check_document(document, where)
+    return document
+
+
+def _positive_int(value: Any, name: str, where: str, limit: int = MAX_WIDTH) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= limit:
+        raise ValueError(
+            f"rllib: {where}: {name} must be an integer in [1, {limit}], got {value!r}"
+        )
+    return value
+
+
+def check_document(document: Any, where: str) -> None:
+    """``ValueError`` naming the first key of ``document`` that is not a valid export's."""
+    if not isinstance(document, Mapping):
+        raise ValueError(f"rllib: {where}: the parlour document is not a JSON object")
+    if document.get("format") != FORMAT_NAME:
+        raise ValueError(
+            f"rllib: {where}: format must be {FORMAT_NAME!r}, got {document.get('format')!r}"
+        )
+    if document.get("version") != FORMAT_VERSION:
+        raise ValueError(
+            f"rllib: {where}: format version {document.get('version')!r} is not supported "
+            f"(this parlour reads version {FORMAT_VERSION})"
+        )
+    if document.get("kind") != KIND:
+        raise ValueError(f"rllib: {where}: kind must be {KIND!r}, got {document.get('kind')!r}")
+    if document.get("module") not in MODULE_CLASSES:
+        raise ValueError(
+            f"rllib: {where}: module must be one of {', '.join(MODULE_CLASSES)}, got "
+            f"{document.get('module')!r}"
+        )
+    config = document.get("model_config")
+    if not isinstance(config, Mapping) or set(config) != MODEL_CONFIG_KEYS:
+        raise ValueError(
+            f"rllib: {where}: model_config must hold exactly {', '.join(sorted(MODEL_CONFIG_KEYS))}"
+        )
+    if not isinstance(config["vf_share_layers"], bool):
+        raise ValueError(f"rllib: {where}: vf_share_layers must be true or false")
+    hiddens = config["fcnet_hiddens"]
+    if not isinstance(hiddens, list) or not 1 <= len(hiddens) <= MAX_LAYERS:
+        raise ValueError(
+            f"rllib: {where}: fcnet_hiddens must be a list of 1 to {MAX_LAYERS} widths"
+        )
+    for width in hiddens:
+        _positive_int(width, "fcnet_hiddens", where)
+    if config["fcnet_activation"] not in ACTIVATIONS:
+        raise ValueError(
+            f"rllib: {where}: fcnet_activation must be one of {', '.join(ACTIVATIONS)}, got "
+            f"{config['fcnet_activation']!r}"
+        )
+    obs, action = document.get("observation"), document.get("action")
+    if (
+        not isinstance(obs, Mapping)
+        or obs.get("dtype") != OBS_DTYPE
+        or not isinstance(obs.get("shape"), list)
+        or len(obs["shape"]) != 1
+    ):
+        raise ValueError(
+            f"rllib: {where}: observation must be {{'shape': [n], 'dtype': {OBS_DTYPE!r}}}"
+        )
+    _positive_int(obs["shape"][0], "observation shape", where, limit=MAX_SIZE)
+    if not isinstance(action, Mapping):
+        raise ValueError(f"rllib: {where}: action must be {{'n': actions}}")
+    _positive_int(action.get("n"), "action n", where, limit=MAX_SIZE)
+
+
+def _encoder_parameters(document: Mapping[str, Any]) -> int:
+    """The parameters of one MLP encoder the document implies (the module has at least two:
+    policy and value): a bound checked against the file before anything is allocated."""
+    dims = [document["observation"]["shape"][0], *document["model_config"]["fcnet_hiddens"]]
+    return sum(a * b + b for a, b in zip(dims, dims[1:], strict=False))
+
+
+def spaces(document: Mapping[str, Any]) -> tuple[Any, Any]:
+    """The observation (``{"observation", "action_mask"}``) and action spaces of a document."""
+    import gymnasium as gym
+
+    n_obs, n_actions = document["observation"]["shape"][0], document["action"]["n"]
+    observation = gym.spaces.Dict(
+        {
+            "observation": gym.spaces.Box(-np.inf, np.inf, (n_obs,), np.float32),
+            "action_mask": gym.spaces.Box(0.0, 1.0, (n_actions,), np.float32),
+        }
+    )
+    return observation, gym.spaces.Discrete(n_actions)
+
+
+def read_export(path: str | os.PathLike) -> tuple[Any, dict[str, Any]]:
+    """The module saved at ``path`` (rebuilt from parlour's class, weights loaded strictly,
+    finite, in eval mode on the CPU) and its document. ``ValueError`` for anything wrong."""
+    from safetensors.torch import load
+
+    where = repr(os.fspath(path))
+    data = read_regular_file(path, max_bytes=MAX_EXPORT_BYTES, what="rllib")
+    document = _document(_header(data, where), where)
+    try:
+        tensors = load(data)
+    except Exception as exc:  # safetensors' own error type: a corrupt body
+        raise ValueError(f"rllib: {where}: cannot read its weights: {exc}") from None
+    require_finite(tensors, f"rllib: {where}")
+    elements = sum(t.numel() for t in tensors.values())
+    if _encoder_parameters(document) > elements:
+        raise ValueError(f"rllib: {where}: the model config does not match the weights")
+    observation, action = spaces(document)
+    cls = _module_classes()[document["module"]]
+    module = cls(
+        observation_space=observation,
+        action_space=action,
+        model_config=dict(document["model_config"]),
+    )
+    try:
+        module.load_state_dict(tensors, strict=True)
+    except RuntimeError as exc:  # missing/unexpected keys, wrong shapes
+        first = " ".join(str(exc).split())[:300]
+        raise ValueError(f"rllib: {where}: the weights do not fit the module: {first}") from None
+    module.eval()
+    return module, document
+
+
+def export_path(folder: str | os.PathLike) -> Path:
+    """The safe export inside a checkpoint folder."""
+    return Path(folder) / EXPORT_NAME
