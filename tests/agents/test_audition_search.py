@@ -168,12 +168,15 @@ def test_search_refuses_a_model_of_another_player_count(tmp_path):
 
 def test_search_is_offered_with_each_model_only():
     from parlour.agents.factory import known_agents, model_agents
-    from parlour.train.web.app import catalog
+    from parlour.train.web.catalog import Catalog
 
     assert "audition.search" not in known_agents("audition")
     assert model_agents("audition") == ["audition.search"] and model_agents("guests") == []
-    agents = {g["name"]: g["agents"] for g in catalog(["m.zip"])}
-    assert "audition.search:model=m.zip" in agents["audition"]
+    games = {g["name"]: g for g in Catalog(["m.zip"]).games()}
+    agents = {name: g["agents"] for name, g in games.items()}
+    # the operator's model is offered by id; the label the page shows is its path
+    assert "audition.search:model=#1" in agents["audition"]
+    assert games["audition"]["labels"]["audition.search:model=#1"] == "audition.search:model=m.zip"
     assert not any(a.startswith("audition.search") for a in agents["guests"])
 
 

@@ -262,10 +262,10 @@ def test_models_add_refuses_bad_runs_and_taken_names(registry, tiny_run, tmp_pat
 
 
 def test_the_web_table_offers_shipped_models_only_at_their_game_and_seat_count(registry):
-    from parlour.train.web.app import catalog
+    from parlour.train.web.catalog import Catalog
     from parlour.train.web.sessions import parse_settings
 
-    games = {g["name"]: g for g in catalog([])}
+    games = {g["name"]: g for g in Catalog([]).games()}
     entry, search = games["audition"]["shipped"]
     assert entry["spec"] == "ppo:tiny-2p" and entry["players"] == 2 and entry["default"]
     assert search["spec"] == "audition.search:model=tiny-2p" and search["players"] == 2
