@@ -11,7 +11,7 @@ candidates and cut rollouts short:
 
 | option | default | meaning |
 |---|---|---|
-| ``model`` | (required) | a shipped model's short name (``audition-2p``; ``parlour models``), a MaskablePPO ``model.zip`` (``ppo:`` prefix optional), or a run folder holding one |
+| ``model`` | (required) | a shipped model's short name (``audition-2p``; ``parlour models``), a model file (``ppo:`` prefix optional; a Stable-Baselines3 zip only with ``--trust-model``), or a run folder holding ``model.safetensors`` |
 | ``sims`` | 100 | rollouts per decision, split over the searched actions (at least one world each) |
 | ``rollout`` | ``policy`` | who plays every seat in the rollouts: ``policy`` (the network) or ``greedy`` (``audition.greedy``) |
 | ``top`` | 0 | search only the ``top`` most probable legal actions under the policy (0: all) |
@@ -51,6 +51,7 @@ from parlour.agents.audition_rollouts import (
     policy_player,
     value_estimate,
 )
+from parlour.agents.model_file import RUN_MODEL_FILE
 from parlour.envs.audition.determinize import sample_hidden
 
 DEFAULT_SIMS = 100
@@ -59,13 +60,13 @@ DEFAULT_SIMS = 100
 DEFAULT_DEPTH = 20
 ROLLOUTS = ("policy", "greedy")
 #: the model file name inside a run folder
-MODEL_FILE = "model.zip"
+MODEL_FILE = RUN_MODEL_FILE
 
 
 def resolve_model(model: str | None) -> str:
     """The model file named by the ``model`` option (a file, or a run folder holding one)."""
     if not model:
-        raise ValueError("audition.search: option model=PATH is required (a PPO model.zip)")
+        raise ValueError("audition.search: option model=PATH is required (a PPO model file)")
     path = model.removeprefix("ppo:")
     from parlour.models import lookup
 
@@ -119,6 +120,7 @@ class SearchAgent:
         top: int = 0,
         depth: int = DEFAULT_DEPTH,
         sample: int = 0,
+        trust: bool = False,
     ) -> None:
         from parlour.agents.ppo import PPOAgent
 
@@ -134,7 +136,8 @@ class SearchAgent:
             raise ValueError(f"audition.search: sample must be 0 or 1, got {sample!r}")
         self.rollout, self.sample = rollout, bool(sample)
         self.path = resolve_model(model)
-        self._ppo = PPOAgent(spec, self.path)  # loads (cached) and checks the network
+        # loads (cached) and checks the network; a pickle-bearing zip only with ``trust``
+        self._ppo = PPOAgent(spec, self.path, trust=trust)
         self.policy = self._ppo.policy
         self.players = trained_players(self.path)
         self.rng = np.random.default_rng(seed)

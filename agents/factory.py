@@ -7,7 +7,7 @@
 | ``audition.expert`` | audition | determinized Monte Carlo search (:mod:`parlour.agents.audition_expert`); options ``sims=N`` |
 | ``audition.search`` | audition | determinized search with rollouts by a trained PPO policy (:mod:`parlour.agents.audition_search`); options ``model=PATH`` (required), ``sims=N``, ``rollout=policy`` or ``greedy``, ``top=K``, ``depth=D``, ``sample=0`` or ``1`` |
 | ``guests.deducer`` | guests | deduction-engine baseline (:mod:`parlour.agents.guests_deducer`); option ``p=P`` accuses once a candidate has probability ≥ P |
-| ``ppo:PATH`` | any | a trained MaskablePPO model, most probable legal action (:mod:`parlour.agents.ppo`) |
+| ``ppo:PATH`` | any | a trained MaskablePPO model, most probable legal action (:mod:`parlour.agents.ppo`): parlour's model format (``.safetensors``), or a Stable-Baselines3 zip only with ``trust=True`` (``--trust-model``: a zip runs code while it loads) |
 | ``ppo:NAME`` | its own | a model shipped with parlour, by short name (``ppo:audition-2p``; ``parlour models`` lists them, :mod:`parlour.models`); refused for another game or player count |
 | ``ppo:PATH:sample`` | any | the same, sampling from the masked policy (also ``ppo:NAME:sample``) |
 | ``rllib:PATH[:sample]`` | any | a policy trained with ``backend: rllib`` (``runs/NAME/checkpoint``), loaded without Ray (:mod:`parlour.agents.rllib_agent`) |
@@ -29,6 +29,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from parlour.agents.base import Agent
+from parlour.agents.trust import TRUST_FLAG
 from parlour.train.limits import MAX_SEARCH_DEPTH, MAX_SEARCH_TOP, MAX_SIMS
 
 if TYPE_CHECKING:
@@ -75,6 +76,7 @@ def _expert(spec: str, seed: int | None, sims: str | None = None) -> Agent:
 def _search(
     spec: str,
     seed: int | None,
+    trust: bool = False,
     model: str | None = None,
     sims: str | None = None,
     rollout: str | None = None,
@@ -88,6 +90,7 @@ def _search(
         spec,
         seed,
         model=model,
+        trust=trust,
         sims=_int_option("sims", sims, DEFAULT_SIMS, MAX_SIMS),
         rollout=rollout if rollout is not None else "policy",
         top=_int_option("top", top, 0, MAX_SEARCH_TOP),
@@ -159,8 +162,11 @@ def make_agent(
     trust: bool = False,
 ) -> Agent:
     """The agent named by ``spec`` for ``game`` (see the module table); ``players``, when
-    known, lets a shipped model (``ppo:NAME``) refuse a table of another size at once;
-    ``trust`` lets a pickle-bearing model file load (:mod:`parlour.agents.trust`)."""
+    known, lets a shipped model (``ppo:NAME``) refuse a table of another size at once.
+
+    ``trust`` lets a model file that holds pickles (a Stable-Baselines3 zip, an RLlib
+    checkpoint) load: such a file runs code while it loads (``--trust-model``,
+    :mod:`parlour.agents.trust`); parlour's own model files load either way."""
     from parlour.train.games import get_game, load_object
 
     game = get_game(game)
@@ -180,7 +186,9 @@ def make_agent(
         shipped = lookup(path)
         if shipped is not None:
             check_model_fits(shipped, game.name, players, spec)
-        return PPOAgent(spec, path, seed=seed, deterministic=not sample, shipped=shipped)
+        return PPOAgent(
+            spec, path, seed=seed, deterministic=not sample, shipped=shipped, trust=trust
+        )
     if spec.startswith("rllib:"):
         from parlour.agents.rllib_agent import RLlibAgent
 
@@ -198,6 +206,10 @@ def make_agent(
     else:
         known = ", ".join([*KNOWN_SPECS, *game.agents, *shipped_specs(game.name)])
         raise ValueError(f"unknown agent {spec!r}; known agents: {known}")
+    if "trust" in options:  # (only the caller grants trust, never a spec string)
+        raise ValueError(f"agent {name!r}: trust is not an option (use {TRUST_FLAG})")
+    if name in _NEEDS_MODEL:  # (a model option: the caller's trust decides what may load)
+        options["trust"] = trust
     try:
         return builder(spec, seed, **options)
     except TypeError:

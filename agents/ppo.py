@@ -11,9 +11,18 @@ action. By default it plays the most probable legal action (``deterministic``); 
 (used for the self-play snapshots of the opponent pool). Torch runs on the CPU with one thread
 per process (evaluation and training workers run one process per core).
 
-Models are cached per path and file modification time within a process, so many seats and
-many games share one loaded network; the cache keeps the :data:`MAX_CACHED_MODELS` most recently
-used networks (a long run's snapshots and evaluations do not accumulate). Models saved by parlour 0.1 (class paths such as
+Model files are parlour's own format (``.safetensors``, :mod:`parlour.agents.model_file`: no code
+runs when one loads). A Stable-Baselines3 zip (``MaskablePPO.save``, parlour 0.1 and older runs)
+holds pickles, which run code while they load: it loads only with ``trust=True``
+(``--trust-model`` on the command line), else :class:`~parlour.agents.trust.UntrustedModelError`
+says why (``parlour models convert`` turns it into the safe format once). The file's content
+decides, not its name.
+
+Models are cached per file (path, device, inode, modification time and size) within a process,
+so many seats and many games share one loaded network; the cache keeps the
+:data:`MAX_CACHED_MODELS` most recently used networks (a long run's snapshots and evaluations do
+not accumulate). An entry remembers whether the file was a pickle: a cached zip is refused
+without trust exactly as an uncached one is. Zips saved by parlour 0.1 (class paths such as
 ``train.features.AuditionFeatures``) load through :func:`parlour._legacy.legacy_module_paths`.
 """
 
@@ -28,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from parlour.agents.base import MaskedLogitsAgent
+from parlour.agents.trust import refuse_untrusted, require_finite
 
 if TYPE_CHECKING:
     from parlour.models import ShippedModel
@@ -35,11 +45,15 @@ if TYPE_CHECKING:
 #: loaded policies kept per process (least recently used dropped first): a long run's snapshots
 #: and periodic evaluations each add a path, and an agent holds its own policy anyway
 MAX_CACHED_MODELS = 8
-_CACHE: OrderedDict[tuple[str, float], Any] = OrderedDict()
+#: (path, device, inode, mtime in ns, size) -> (whether the file was a pickle-bearing zip, policy)
+_CACHE: OrderedDict[tuple[str, int, int, int, int], tuple[bool, Any]] = OrderedDict()
 
 
 def load_model(path: str | os.PathLike, **kwargs: Any) -> Any:
-    """``MaskablePPO.load(path, **kwargs)``, also for models saved with parlour 0.1's paths."""
+    """``MaskablePPO.load(path, **kwargs)``, also for models saved with parlour 0.1's paths.
+
+    This unpickles the zip: it runs any code the file holds. Call it only for a file the
+    caller trusts (``trust=True``; :func:`load_policy` checks)."""
     from sb3_contrib import MaskablePPO
 
     from parlour._legacy import legacy_module_paths
@@ -68,9 +82,10 @@ def kept_global_rngs() -> Iterator[None]:
         torch.set_rng_state(states[2])
 
 
-def load_policy(path: str) -> Any:
-    """The policy network of a saved MaskablePPO model (cached per path and mtime); ``path`` may
-    be a shipped model's name (:func:`parlour.models.resolve_model_path`)."""
+def load_policy(path: str, trust: bool = False) -> Any:
+    """The policy network of a saved model (cached, see the module docstring); ``path`` may be
+    a shipped model's name (:func:`parlour.models.resolve_model_path`). A parlour model file
+    loads as it is; a Stable-Baselines3 zip (pickles) only with ``trust``."""
     from parlour.models import resolve_model_path
 
     path = resolve_model_path(path)
@@ -78,11 +93,43 @@ def load_policy(path: str) -> Any:
         if os.path.isdir(path):
             raise FileNotFoundError(f"ppo: {path!r} is a folder, not a model file")
         raise FileNotFoundError(f"ppo: no model file at {path!r}")
-
-    key = (os.path.abspath(path), os.path.getmtime(path))
+    info = os.stat(path)
+    key = (os.path.abspath(path), info.st_dev, info.st_ino, info.st_mtime_ns, info.st_size)
     if key in _CACHE:
         _CACHE.move_to_end(key)
-        return _CACHE[key]
+        pickled, policy = _CACHE[key]
+        if pickled and not trust:  # (trusted once is not trusted now)
+            refuse_untrusted(path, PICKLED_MODEL)
+        return policy
+    pickled, policy = _load_uncached(path, trust)
+    _CACHE[key] = (pickled, policy)
+    while len(_CACHE) > MAX_CACHED_MODELS:
+        _CACHE.popitem(last=False)
+    return policy
+
+
+#: what a pickle-bearing model file is called in the refusal
+PICKLED_MODEL = "a Stable-Baselines3 zip (or a parlour 0.1 model)"
+
+
+def _load_uncached(path: str, trust: bool) -> tuple[bool, Any]:
+    """(whether the file was a pickle-bearing zip, its policy network)."""
+    from parlour.agents.model_file import load_policy_file, sniff
+
+    try:
+        kind = sniff(path)
+    except OSError as exc:
+        raise ValueError(f"ppo: cannot read {path!r}: {exc}") from None
+    if kind == "parlour":
+        with kept_global_rngs():  # (building the network draws its initial weights)
+            return False, load_policy_file(path)
+    if not trust:
+        if kind == "unknown":
+            raise ValueError(
+                f"ppo: {path!r} is not a model file (neither parlour's .safetensors format nor "
+                "a Stable-Baselines3 zip)"
+            )
+        refuse_untrusted(path, PICKLED_MODEL)
     try:
         with kept_global_rngs():  # (SB3's load seeds them: a trainer's streams must go on)
             model = load_model(path, device="cpu")
@@ -90,11 +137,9 @@ def load_policy(path: str) -> Any:
         raise
     except Exception as exc:  # a truncated / corrupt / foreign zip raises many kinds
         raise ValueError(f"ppo: cannot load a MaskablePPO model from {path!r}: {exc}") from None
+    require_finite(model.policy.state_dict(), f"model {path!r}")
     model.policy.set_training_mode(False)
-    _CACHE[key] = model.policy
-    while len(_CACHE) > MAX_CACHED_MODELS:
-        _CACHE.popitem(last=False)
-    return model.policy
+    return True, model.policy
 
 
 class PPOAgent(MaskedLogitsAgent):
@@ -109,11 +154,12 @@ class PPOAgent(MaskedLogitsAgent):
         seed: int | None = None,
         deterministic: bool = True,
         shipped: ShippedModel | None = None,
+        trust: bool = False,
     ) -> None:
         super().__init__(spec, path, seed, deterministic)
         #: the shipped model ``path`` names (None: a model file)
         self.shipped = shipped
-        self.policy = load_policy(path if shipped is None else str(shipped.path))
+        self.policy = load_policy(path if shipped is None else str(shipped.path), trust=trust)
 
     def check_fits(self, env: Any) -> None:
         """``ValueError`` unless the model's observation and action sizes are ``env``'s (and,

@@ -4,13 +4,13 @@ This folder installs as ``parlour.models`` (package data). It holds, per model `
 
 | file | what |
 |---|---|
-| ``NAME.zip`` | a MaskablePPO model saved by ``parlour train`` |
+| ``NAME.safetensors`` | a MaskablePPO policy in parlour's model format (:mod:`parlour.agents.model_file`: weights in safetensors, the rest in JSON; loading runs no code), written by ``parlour models add`` |
 | ``NAME.md`` | its model card: game, players, game options, the config, learner steps, wall time, the final evaluation table (written by ``parlour models add``) |
 | ``index.yaml`` | one entry per model (below) |
 
 | index key | meaning |
 |---|---|
-| ``name`` | the short name (letters, digits, ``_``, ``-``, ``.``; not ending in ``.zip``): ``ppo:NAME`` |
+| ``name`` | the short name (letters, digits, ``_``, ``-``, ``.``; not ending in a model file suffix, :data:`MODEL_SUFFIXES`): ``ppo:NAME`` |
 | ``game`` | the registered game it plays |
 | ``players`` | the seat count it was trained for |
 | ``game_options`` | the game options it was trained with (training-only options left out) |
@@ -50,6 +50,10 @@ INDEX_FILE = "index.yaml"
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]*")
 #: the keys of an index entry (name, game and players are required)
 ENTRY_KEYS = ("name", "game", "players", "game_options", "default")
+#: the suffix of a shipped model's file (parlour's model format)
+MODEL_SUFFIX = ".safetensors"
+#: suffixes that make ``ppo:PATH`` a file path, never a short name (parlour's format, SB3 zips)
+MODEL_SUFFIXES = (MODEL_SUFFIX, ".zip")
 
 
 @dataclass(frozen=True)
@@ -65,8 +69,8 @@ class ShippedModel:
 
     @property
     def path(self) -> Path:
-        """The model file, ``NAME.zip``."""
-        return self.folder / f"{self.name}.zip"
+        """The model file, ``NAME.safetensors``."""
+        return self.folder / f"{self.name}{MODEL_SUFFIX}"
 
     @property
     def card(self) -> Path:
@@ -98,9 +102,14 @@ def models_dir() -> Path:
 
 def check_name(name: Any) -> str:
     """``name`` if it is a valid short name, else ``ValueError``."""
-    if not isinstance(name, str) or not NAME_PATTERN.fullmatch(name) or name.endswith(".zip"):
+    if (
+        not isinstance(name, str)
+        or not NAME_PATTERN.fullmatch(name)
+        or name.endswith(MODEL_SUFFIXES)
+    ):
         raise ValueError(
-            f"a model name is letters, digits, '_', '-' and '.' (not ending in .zip), got {name!r}"
+            "a model name is letters, digits, '_', '-' and '.' (not ending in "
+            f"{' or '.join(MODEL_SUFFIXES)}), got {name!r}"
         )
     return name
 
@@ -189,14 +198,14 @@ def find_model(name: str, folder: Path | None = None) -> ShippedModel:
 
 
 def is_model_name(path: str) -> bool:
-    """Whether ``path`` can only be a short name (no folder part, no ``.zip``)."""
-    return bool(NAME_PATTERN.fullmatch(path)) and not path.endswith(".zip")
+    """Whether ``path`` can only be a short name (no folder part, no model file suffix)."""
+    return bool(NAME_PATTERN.fullmatch(path)) and not path.endswith(MODEL_SUFFIXES)
 
 
 def lookup(path: str, folder: Path | None = None) -> ShippedModel | None:
     """The shipped model ``ppo:PATH`` names, or None when ``PATH`` is a file path.
 
-    An existing file wins over a name; a name-like ``PATH`` (no folder part, no ``.zip``) that is
+    An existing file wins over a name; a name-like ``PATH`` (no folder part, no model suffix) that is
     neither shipped nor an existing folder raises ``ValueError`` listing the shipped names (a
     folder is left to the loader, which says it is not a model file)."""
     if os.path.isfile(path) or not is_model_name(path):

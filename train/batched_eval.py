@@ -37,7 +37,7 @@ CHUNK = 4096
 SEARCH_AGENTS = ("audition.expert", "audition.search")
 
 
-def _kind_player(spec: str) -> tuple[str, Any] | None:
+def _kind_player(spec: str, trust: bool = False) -> tuple[str, Any] | None:
     if spec in ("random", "audition.greedy"):
         return spec, None
     if spec.startswith("ppo:"):
@@ -46,7 +46,7 @@ def _kind_player(spec: str) -> tuple[str, Any] | None:
         path, sample = spec[len("ppo:") :], False
         if path.endswith(":sample"):
             path, sample = path[: -len(":sample")], True
-        return ("ppo_sample" if sample else "ppo"), load_policy(path)
+        return ("ppo_sample" if sample else "ppo"), load_policy(path, trust=trust)
     return None
 
 
@@ -56,17 +56,22 @@ def play_batched(
     jobs: Sequence[tuple[int, tuple[int, ...]]],
     seed: int,
     game_options: dict[str, Any],
+    *,
+    trust: bool = False,
 ) -> list[Any] | None:
     """The records of ``jobs`` (``(deal, kinds)``), or ``None`` if a spec cannot play batched or
-    an env option has no batched counterpart (``seer``, ``render_mode``: the per-game path)."""
+    an env option has no batched counterpart (``seer``, ``render_mode``: the per-game path).
+    ``trust``: pickle-bearing model files may load (``--trust-model``)."""
     if any(spec.partition(":")[0] in SEARCH_AGENTS for spec in specs):
         from parlour.agents.audition_rollouts import decide_many
         from parlour.train.games import get_game
         from parlour.train.lockstep_eval import play_lockstep
 
         game = get_game("audition")
-        return play_lockstep(game, players, specs, jobs, seed, game_options, decide_many)
-    kinds = [_kind_player(s) for s in specs]
+        return play_lockstep(
+            game, players, specs, jobs, seed, game_options, decide_many, trust=trust
+        )
+    kinds = [_kind_player(s, trust) for s in specs]
     if any(k is None for k in kinds) or not set(game_options) <= set(ENV_OPTIONS):
         return None
     records = []

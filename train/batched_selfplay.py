@@ -58,8 +58,11 @@ class BatchedSelfPlayVecEnv(VecEnv):
         snapshot_weight: float = 0.0,
         max_snapshots: int = 5,
         seed: int | None = None,
+        trust: bool = False,
     ) -> None:
         options = dict(game_options or {})
+        #: whether pickle-bearing model files may load (``--trust-model``)
+        self.trust = bool(trust)
         unknown = sorted(set(options) - set(ENV_OPTIONS))
         if unknown:
             raise ValueError(f"game_options: unknown {unknown}; allowed: {list(ENV_OPTIONS)}")
@@ -87,7 +90,7 @@ class BatchedSelfPlayVecEnv(VecEnv):
         self._policies: dict[int, Any] = {}
         for k, spec in enumerate(self.specs):
             if spec.startswith("ppo:"):
-                self._policies[k] = _load(spec)
+                self._policies[k] = _load(spec, self.trust)
         self.rng = np.random.default_rng(seed)
         self.seat = np.zeros(num_envs, np.int64)
         self.opp = np.zeros((num_envs, players), np.int64)  # seat -> opponent kind (-1: learner)
@@ -143,7 +146,7 @@ class BatchedSelfPlayVecEnv(VecEnv):
         spec = f"ppo:{path}:sample"
         k = len(self.specs)
         self.specs.append(spec)
-        self._policies[k] = _load(spec)
+        self._policies[k] = _load(spec, self.trust)
         self.snapshots.append(k)
         while len(self.snapshots) > self.max_snapshots:
             # games that drew it finish with it; no new deal draws it, and its network is
@@ -238,13 +241,13 @@ class BatchedSelfPlayVecEnv(VecEnv):
         return policy_actions(self._policies[kind], obs, self.eng.legal_mask()[games], rng)
 
 
-def _load(spec: str) -> Any:
+def _load(spec: str, trust: bool = False) -> Any:
     from parlour.agents.ppo import load_policy
 
     path = spec[len("ppo:") :]
     if path.endswith(":sample"):
         path = path[: -len(":sample")]
-    return load_policy(path)
+    return load_policy(path, trust=trust)
 
 
 def make_batched_vec_env(cfg: Any) -> VecEnv | None:
@@ -263,5 +266,6 @@ def make_batched_vec_env(cfg: Any) -> VecEnv | None:
         snapshot_weight=o.snapshot_weight,
         max_snapshots=o.max_snapshots,
         seed=cfg.seed,
+        trust=cfg.trust_model,
     )
     return VecMonitor(env, info_keywords=("is_success",))

@@ -5,9 +5,9 @@ evaluation history, the snapshots, the wall time, and the size and SHA-256 of it
 
 | file under ``runs/<name>/checkpoints/`` | what |
 |---|---|
-| :data:`CHECKPOINT_MODEL` (``latest.zip``) and ``state.json`` | the newest checkpoint |
-| ``previous.zip`` and ``previous_state.json`` | the one before it, kept until a newer one is complete |
-| ``.new.zip``, ``.new_state.json`` (and ``.*.tmp``) | a checkpoint being written (ignored when resuming; what a killed run left is removed by the next checkpoint) |
+| :data:`CHECKPOINT_MODEL` (``latest.safetensors``: parlour's model format, Adam's state and the step counts included, :mod:`parlour.agents.model_file`) and ``state.json`` | the newest checkpoint |
+| ``previous.safetensors`` and ``previous_state.json`` | the one before it, kept until a newer one is complete |
+| ``.new.safetensors``, ``.new_state.json`` (and ``.*.tmp``) | a checkpoint being written (ignored when resuming; what a killed run left is removed by the next checkpoint) |
 
 | function | what |
 |---|---|
@@ -18,9 +18,9 @@ evaluation history, the snapshots, the wall time, and the size and SHA-256 of it
 | :func:`read_state` | a ``state.json``, read through :func:`parlour._files.read_regular_file` (at most :data:`MAX_STATE_BYTES`) |
 
 ``--resume`` loads the first pair whose model loads; when that is not the newest
-(``latest.zip`` with ``state.json``) it prints one warning line naming the pair it uses and its
+(``latest.safetensors`` with ``state.json``) it prints one warning line naming the pair it uses and its
 step count (:func:`fallback_warning`). A state written before states recorded their model (no ``model``
-key) pairs with ``latest.zip`` by name, unchecked.
+key) pairs with ``latest.safetensors`` by name, unchecked.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from parlour.train.run_folder import RunFolderError
 from parlour.train.safe_stop import deferred_interrupts
 
 #: the newest checkpoint's model file (the one name to change with the model format)
-CHECKPOINT_MODEL = "latest.zip"
+CHECKPOINT_MODEL = "latest.safetensors"
 #: the newest checkpoint's state
 STATE_FILE = "state.json"
 #: the previous checkpoint: its model file keeps the model format's suffix
@@ -68,7 +68,7 @@ class Checkpoint:
 
     @property
     def newest(self) -> bool:
-        """Whether this is the newest pair under its own names (``latest.zip``, ``state.json``)."""
+        """Whether this is the newest pair under its own names (``latest.safetensors``, ``state.json``)."""
         return self.model.name == CHECKPOINT_MODEL and self.state.name == STATE_FILE
 
 

@@ -110,6 +110,22 @@ def parse_options(items: list[str]) -> dict[str, Any]:
     return options
 
 
+def trust_argument(parser: argparse.ArgumentParser, what: str = "the agents") -> None:
+    """Add ``--trust-model`` (``args.trust_model``): let pickle-bearing model files (SB3 zips,
+    RLlib checkpoints, parlour 0.1 models) among ``what`` load; they run code while they load
+    (:mod:`parlour.agents.trust`, docs/security.md)."""
+    from parlour.agents.trust import TRUST_FLAG
+
+    parser.add_argument(
+        TRUST_FLAG,
+        dest="trust_model",
+        action="store_true",
+        help=f"let pickle-bearing model files of {what} (Stable-Baselines3 zips, RLlib "
+        "checkpoints) load: they run code while they load, so only files you trust "
+        "(docs/security.md)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="parlour", description="parlour: RL environments for Audition and Awkward Guests"

@@ -36,7 +36,7 @@ agent specs and the game options against it.
 | ``rllib.*`` | | see :mod:`parlour.train.rllib.settings` | what only the RLlib backend has: env runners, learners, batch sizes, network, baseline share, cluster address |
 | ``imitation.teacher`` | str or null | null | a warm start: this agent spec (e.g. ``guests.deducer``) plays the learner's seat first and the fresh network is fitted to its decisions before PPO starts (:mod:`parlour.train.imitation`; ``vec_env: dummy``, or ``batched`` for Awkward Guests) |
 | ``imitation.*`` | | see :class:`ImitationConfig` | ``steps`` recorded, ``epochs``, ``batch_size``, ``learning_rate`` of the fit |
-| ``init_from`` | str or null | null | start from the weights (and Adam state) of this ``model.zip`` (a path from the current folder; same game, players, observation and network) instead of a fresh network: a second training stage (curriculum, fine-tuning) with its own opponents and hyper-parameters; the step count starts at 0; ignored by ``--resume`` (the checkpoint has the weights) |
+| ``init_from`` | str or null | null | start from the weights (and Adam state) of this ``model.safetensors`` (a Stable-Baselines3 ``.zip`` only with ``--trust-model``; a path from the current folder; same game, players, observation and network) instead of a fresh network: a second training stage (curriculum, fine-tuning) with its own opponents and hyper-parameters; the step count starts at 0; ignored by ``--resume`` (the checkpoint has the weights) |
 """
 
 from __future__ import annotations
@@ -68,6 +68,8 @@ CONFIG_SUFFIX = ".yaml"
 BACKENDS = ("sb3", "rllib")
 #: the allowed ``vec_env`` values
 VEC_ENVS = ("subproc", "dummy", "batched")
+#: the model files ``init_from`` names: parlour's format, or (with ``--trust-model``) an SB3 zip
+INIT_FROM_SUFFIXES = (".safetensors", ".zip")
 #: the types of the features extractor options a config may set (``ppo.features_extractor_kwargs``)
 EXTRACTOR_OPTION_TYPES: dict[str, type] = {"bool": bool, "int": int, "float": float, "str": str}
 #: the largest config file read (the shipped ones are ~2 KB): ``/dev/zero`` or a 100 MB file is
@@ -197,7 +199,7 @@ class TrainConfig:
     checkpoint_every: int = 50000
     #: behaviour cloning of a teacher before PPO (a new run's first stage)
     imitation: ImitationConfig = field(default_factory=ImitationConfig)
-    #: start from the weights (and Adam state) of this model.zip (None: a fresh network)
+    #: start from the weights (and Adam state) of this model file (None: a fresh network)
     init_from: str | None = None
     #: the trainer: sb3 or rllib
     backend: str = "sb3"
@@ -206,6 +208,18 @@ class TrainConfig:
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
+
+    @property
+    def trust_model(self) -> bool:
+        """Whether the run's agents (opponents, evaluation agents, the teacher) and
+        ``init_from`` may be pickle-bearing model files, which run code while they load:
+        ``parlour train --trust-model``. Never a config key (a config file cannot grant it)
+        and not saved with the config."""
+        return bool(self.__dict__.get("_trust_model", False))
+
+    @trust_model.setter
+    def trust_model(self, value: bool) -> None:
+        self.__dict__["_trust_model"] = bool(value)
 
     @property
     def game_spec(self) -> GameSpec:
@@ -365,8 +379,9 @@ def _validate(cfg: TrainConfig) -> None:
     need(cfg.checkpoint_every > 0, "checkpoint_every: must be > 0")
     need(cfg.torch_threads >= 1, f"torch_threads: must be >= 1, got {cfg.torch_threads}")
     need(
-        cfg.init_from is None or cfg.init_from.endswith(".zip"),
-        f"init_from: a model .zip path or null, got {cfg.init_from!r}",
+        cfg.init_from is None or cfg.init_from.endswith(INIT_FROM_SUFFIXES),
+        f"init_from: a model file path ({' or '.join(INIT_FROM_SUFFIXES)}) or null, "
+        f"got {cfg.init_from!r}",
     )
     need(cfg.backend in BACKENDS, f"backend: one of {', '.join(BACKENDS)}, got {cfg.backend!r}")
     need(cfg.backend == "sb3" or cfg.init_from is None, "init_from: only with backend: sb3")
@@ -452,7 +467,8 @@ def _validate(cfg: TrainConfig) -> None:
             raise ConfigError(str(exc)) from None
         for where, s in agent_specs(cfg):
             try:  # (a model of another game or table refuses now, not mid-run)
-                check_agents_fit([make_agent(s, spec, players=cfg.players)], env)
+                agent = make_agent(s, spec, players=cfg.players, trust=cfg.trust_model)
+                check_agents_fit([agent], env)
             except (ValueError, FileNotFoundError) as exc:
                 raise ConfigError(f"{where}: {exc}") from None
     finally:
@@ -504,8 +520,10 @@ def resolve_config_path(config: str | Path) -> Any:
     return shipped
 
 
-def load_config(path: str | Path) -> TrainConfig:
-    """Read and validate a YAML training config (a path, or a shipped config's name)."""
+def load_config(path: str | Path, trust: bool = False) -> TrainConfig:
+    """Read and validate a YAML training config (a path, or a shipped config's name);
+    ``trust``: its agents and ``init_from`` may be pickle-bearing model files
+    (:attr:`TrainConfig.trust_model`)."""
     source = resolve_config_path(path)
     try:
         if isinstance(source, Path):  # a user's file: a regular file of a bounded size
@@ -520,7 +538,7 @@ def load_config(path: str | Path) -> TrainConfig:
         raise ConfigError(f"{source}: not valid YAML: {' '.join(str(exc).split())}") from None
     except UnicodeDecodeError as exc:
         raise ConfigError(f"{source}: cannot read the config: {exc}") from None
-    return config_from_dict(data)
+    return config_from_dict(data, trust)
 
 
 class UniqueKeyLoader(yaml.SafeLoader):
@@ -541,7 +559,9 @@ class UniqueKeyLoader(yaml.SafeLoader):
         return super().construct_mapping(node, deep=deep)
 
 
-def config_from_dict(data: Any) -> TrainConfig:
+def config_from_dict(data: Any, trust: bool = False) -> TrainConfig:
+    """The validated config of a mapping; ``trust``: :attr:`TrainConfig.trust_model`."""
     cfg = _build(TrainConfig, data)
+    cfg.trust_model = trust
     _validate(cfg)
     return cfg

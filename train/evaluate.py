@@ -1,7 +1,7 @@
 """``parlour eval``: a tournament between agents, printed and written as JSON, Markdown and PNG.
 
 ```
-parlour eval --game audition --players 2 --agents ppo:runs/audition_2p/model.zip audition.greedy --games 2000
+parlour eval --game audition --players 2 --agents ppo:runs/audition_2p/model.safetensors audition.greedy --games 2000
 parlour eval --game guests --players 1 --agents guests.deducer random --games 200 --option level=medium
 ```
 
@@ -36,7 +36,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from parlour.train.cli import game_argument, games_argument, parse_options, workers_argument
+from parlour.train.cli import (
+    game_argument,
+    games_argument,
+    parse_options,
+    trust_argument,
+    workers_argument,
+)
 
 HELP = "play a tournament between agents and write JSON / Markdown / PNG results"
 
@@ -70,6 +76,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="K",
         help="write the first K games as replays",
     )
+    trust_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -96,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
             game_options=options,
             workers=args.workers,
             progress=not args.no_progress,
+            trust=args.trust_model,
         )
     except (ValueError, FileNotFoundError) as exc:
         print(f"parlour eval: {exc}", file=sys.stderr)
@@ -113,6 +121,7 @@ def run(args: argparse.Namespace) -> int:
                 result["game_options"],  # (what was played: with a shipped model's options)
                 min(args.save_replays, result["games"]),  # (only games that were played)
                 out / "replays",
+                trust=args.trust_model,
             )[0].parent
         )
     print_table(result, spec=spec)

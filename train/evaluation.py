@@ -54,6 +54,7 @@ def evaluate_agent(
             workers=cfg.eval.workers,
             progress=progress,
             desc=f"eval vs {opp}",
+            trust=cfg.trust_model,  # (parlour train --trust-model)
         )
     return results
 

@@ -79,7 +79,13 @@ def record(
     rounds = -(-cfg.imitation.steps // n)  # (ceil: every game records the same count)
     seeds = np.random.default_rng(cfg.seed).integers(2**62, size=n)
     teachers = [
-        make_agent(cfg.imitation.teacher, cfg.game_spec, seed=int(s), players=cfg.players)
+        make_agent(
+            cfg.imitation.teacher,
+            cfg.game_spec,
+            seed=int(s),
+            players=cfg.players,
+            trust=cfg.trust_model,
+        )
         for s in seeds
     ]
     vec_env.seed(cfg.seed)

@@ -78,6 +78,7 @@ from parlour.train.cli import (
     non_negative_int,
     parse_options,
     positive_int,
+    trust_argument,
     workers_argument,
 )
 
@@ -133,6 +134,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"game orders to measure the ratings' order sensitivity on (default {ORDER_SHUFFLES})",
     )
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    trust_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -151,6 +153,7 @@ def run(args: argparse.Namespace) -> int:
         workers=args.workers,
         progress=not args.no_progress,
         order_shuffles=args.order_shuffles,
+        trust=args.trust_model,
     )
     wall = time.perf_counter() - t0
     paths = write_league(league, out, wall)
@@ -264,8 +267,11 @@ def run_league(
     workers: int | None = None,
     progress: bool = True,
     order_shuffles: int = ORDER_SHUFFLES,
+    *,
+    trust: bool = False,
 ) -> dict[str, Any]:
-    """Play the league and return its result (the content of ``league.json``)."""
+    """Play the league and return its result (the content of ``league.json``); ``trust``:
+    pickle-bearing model files may load (``--trust-model``)."""
     from parlour.train.games import get_game
     from parlour.train.limits import MAX_GAMES
     from parlour.train.tournament import check_arrangements, check_players, play_games
@@ -289,7 +295,7 @@ def run_league(
         )
     played = play_games(
         game, players, specs, deals * len(table), seed, game_options, workers, progress, "league",
-        table=table,
+        table=table, trust=trust,
     )  # fmt: skip
     ranked = rankings(played.records, players)
     settings = {

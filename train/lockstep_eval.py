@@ -39,12 +39,15 @@ def play_lockstep(
     game_options: dict[str, Any],
     decide: Decide,
     chunk: int = LOCKSTEP_GAMES,
+    *,
+    trust: bool = False,
 ) -> list[GameRecord]:
-    """The records of ``jobs`` (``(deal, kinds)``), in order, played ``chunk`` games at a time."""
+    """The records of ``jobs`` (``(deal, kinds)``), in order, played ``chunk`` games at a time
+    (``trust``: pickle-bearing model files may load, ``--trust-model``)."""
     records: list[GameRecord] = []
     for start in range(0, len(jobs), chunk):
         part = jobs[start : start + chunk]
-        records += _play_chunk(game, players, specs, part, seed, game_options, decide)
+        records += _play_chunk(game, players, specs, part, seed, game_options, decide, trust)
     return records
 
 
@@ -56,6 +59,7 @@ def _play_chunk(
     seed: int,
     game_options: dict[str, Any],
     decide: Decide,
+    trust: bool = False,
 ) -> list[GameRecord]:
     from parlour.agents.factory import make_agent
     from parlour.train.games import make_raw_env
@@ -64,7 +68,7 @@ def _play_chunk(
     games = []
     for job in jobs:
         env = make_raw_env(game, players, **game_options)
-        agents = {(k, s): make_agent(specs[k], game) for s, k in enumerate(job[1])}
+        agents = {(k, s): make_agent(specs[k], game, trust=trust) for s, k in enumerate(job[1])}
         games.append(game_moves(job, env, agents, seed, game.stats))
     pending = {i: next(g) for i, g in enumerate(games)}
     done: dict[int, GameRecord] = {}

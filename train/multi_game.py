@@ -50,6 +50,7 @@ class MultiGameVecEnv(VecEnv):
         snapshot_weight: float = 0.0,
         max_snapshots: int = 5,
         case_process: bool = True,
+        trust: bool = False,
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be an int >= 1, got {num_envs!r}")
@@ -60,7 +61,7 @@ class MultiGameVecEnv(VecEnv):
                 self.game_spec,
                 players,
                 options,
-                OpponentPool(self.game_spec, baselines, snapshot_weight, max_snapshots),
+                OpponentPool(self.game_spec, baselines, snapshot_weight, max_snapshots, trust),
             )
             for _ in range(num_envs)
         ]
@@ -247,5 +248,6 @@ def guests_batched_vec_env(cfg: Any) -> VecEnv:
         o.baselines,
         snapshot_weight=o.snapshot_weight,
         max_snapshots=o.max_snapshots,
+        trust=cfg.trust_model,
     )
     return VecMonitor(env, info_keywords=("is_success",))

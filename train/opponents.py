@@ -34,6 +34,7 @@ class OpponentPool:
         baselines: Mapping[str, float] | None = None,
         snapshot_weight: float = 0.0,
         max_snapshots: int = 5,
+        trust: bool = False,
     ) -> None:
         baselines = dict(baselines or {"random": 1.0})
         if not baselines:
@@ -45,6 +46,8 @@ class OpponentPool:
         if max_snapshots < 1:
             raise ValueError(f"max_snapshots must be >= 1, got {max_snapshots}")
         self.game = get_game(game)
+        #: whether pickle-bearing model files may load (``--trust-model``)
+        self.trust = bool(trust)
         self.baselines = baselines
         self._specs = list(baselines)
         w = np.array([baselines[s] for s in self._specs], float)
@@ -54,12 +57,12 @@ class OpponentPool:
         self.snapshots: list[str] = []
         self._agents: dict[tuple[str, str], Agent] = {}
         for spec in self._specs:  # fail early on a bad spec, not in the middle of training
-            make_agent(spec, self.game)
+            make_agent(spec, self.game, trust=self.trust)
 
     def add_snapshot(self, path: str) -> None:
-        """Add a saved learner model (a ``.zip`` path) to the pool."""
+        """Add a saved learner model (a model file path) to the pool."""
         spec = f"ppo:{path}:sample"
-        make_agent(spec, self.game)  # loads (and caches) the network now
+        make_agent(spec, self.game, trust=self.trust)  # loads (and caches) the network now
         if spec not in self.snapshots:
             self.snapshots.append(spec)
         while len(self.snapshots) > self.max_snapshots:
@@ -77,5 +80,5 @@ class OpponentPool:
         """The (cached) agent for ``spec`` playing ``seat``."""
         key = (spec, seat)
         if key not in self._agents:
-            self._agents[key] = make_agent(spec, self.game)
+            self._agents[key] = make_agent(spec, self.game, trust=self.trust)
         return self._agents[key]

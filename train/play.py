@@ -54,7 +54,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from parlour.agents.factory import check_agents_fit
 from parlour.models import default_model, seat_options
-from parlour.train.cli import game_argument, parse_options
+from parlour.train.cli import game_argument, parse_options, trust_argument
 
 if TYPE_CHECKING:
     from parlour.train.games import GameSpec
@@ -166,6 +166,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--option", action="append", default=[], metavar="KEY=VALUE", help="game option (YAML)"
     )
+    trust_argument(parser, "the opponents")
     parser.set_defaults(extra_args=True)  # the game's own flags follow (PlayUI.add_arguments)
 
 
@@ -230,7 +231,9 @@ class Session:
         for i, agent in enumerate(others):
             spec = specs[i % len(specs)]
             seed = None if args.seed is None else args.seed + 1 + i
-            self.agents[agent] = make_agent(spec, self.spec, seed=seed, players=n)
+            self.agents[agent] = make_agent(
+                spec, self.spec, seed=seed, players=n, trust=getattr(args, "trust_model", False)
+            )
             self.agents[agent].reset(seed)
         check_agents_fit(self.agents.values(), self.env)
 

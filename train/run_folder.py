@@ -28,8 +28,10 @@ from parlour.train.errors import UserError
 #: config keys a resumed run must keep: the checkpoint restores the network, the optimizer and
 #: every PPO hyper-parameter, and the game decides what the network sees
 RESUME_FIXED_KEYS = ("game", "players", "game_options", "seed", "ppo")
-#: the files whose presence marks a folder as holding a run
-RUN_MARKERS = ("model.zip", "report.json", "config.yaml", "checkpoints")
+#: the checkpoint model file of runs written by parlour before its own model format (pickles)
+OLD_CHECKPOINT_MODEL = "latest.zip"
+#: the files whose presence marks a folder as holding a run (``model.zip``: an older run's)
+RUN_MARKERS = ("model.safetensors", "model.zip", "report.json", "config.yaml", "checkpoints")
 #: the largest run ``config.yaml`` read back
 MAX_RUN_CONFIG_BYTES = 1024 * 1024
 
@@ -119,7 +121,13 @@ def check_resume(run_dir: Path, cfg_dict: dict[str, Any], checkpoint: str | None
         ckpt = folder / checkpoint
         found = ckpt.is_dir() and (folder / "state.json").is_file()
     if not found:
-        raise RunFolderError(f"--resume but no checkpoint at {ckpt}")
+        old = run_dir / "checkpoints" / OLD_CHECKPOINT_MODEL
+        hint = (
+            f" (the run holds {old.name}, an older parlour's checkpoint, which holds pickles: "
+            f"'parlour models convert {old} {ckpt} --trust-model' converts it once, if you "
+            "trust it)"
+        )
+        raise RunFolderError(f"--resume but no checkpoint at {ckpt}" + hint * old.is_file())
     path = run_dir / "config.yaml"
     try:
         text = read_regular_file(path, max_bytes=MAX_RUN_CONFIG_BYTES, what="--resume")

@@ -9,7 +9,7 @@ checkpoint pairs (:mod:`parlour.train.checkpoints`; RLlib: :mod:`parlour.train.r
 
 | where (SB3 backend) | what Ctrl-C or SIGTERM does |
 |---|---|
-| main process, while learning | ``model.learn`` is stopped; the model is rolled back to its last finished rollout's step count (the weights of that update), saved as ``model.zip`` and as a new checkpoint pair (``checkpoints/latest.zip`` with ``state.json``), the report of what was done is written (``report.json`` ``"interrupted": true``, ``report.md`` says "Interrupted at N learner steps", no final evaluation) and the command exits with code 130 and one line; ``--resume`` continues to the same final step count an uninterrupted run reaches |
+| main process, while learning | ``model.learn`` is stopped; the model is rolled back to its last finished rollout's step count (the weights of that update), saved as ``model.safetensors`` and as a new checkpoint pair (``checkpoints/latest.safetensors`` with ``state.json``), the report of what was done is written (``report.json`` ``"interrupted": true``, ``report.md`` says "Interrupted at N learner steps", no final evaluation) and the command exits with code 130 and one line; ``--resume`` continues to the same final step count an uninterrupted run reaches |
 | while saving | ignored (:func:`no_interrupts`, both signals): a second signal cannot leave a half-written model (every file is written atomically too) |
 | during the renames of a checkpoint | held (:func:`deferred_interrupts`) until the last rename, then taken |
 | vec env and evaluation workers | Ctrl-C is ignored (:func:`workers_ignore_interrupts`): the main process closes them, so no worker prints a traceback. SIGTERM keeps its default there: it is how ``multiprocessing.Pool`` ends its workers; env workers it killed (SLURM signals every process of a job) do not stop the save (closing them after a stop ignores their broken pipes) |
@@ -89,8 +89,8 @@ def deferred_interrupts() -> Iterator[None]:
 
 def interrupt_message(run_dir: Path, timesteps: int) -> str:
     return (
-        f"parlour train: interrupted at {timesteps} steps; saved model.zip, the checkpoint and "
-        f"the report in {run_dir}; continue with --resume"
+        f"parlour train: interrupted at {timesteps} steps; saved model.safetensors, the checkpoint "
+        f"and the report in {run_dir}; continue with --resume"
     )
 
 

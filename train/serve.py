@@ -8,12 +8,13 @@ parlour serve --replays runs/eval/audition_2p_20260101-120000/replays
 Starts a local web server (Starlette + uvicorn, :mod:`parlour.train.web`) and prints its
 address. In the page a person picks a game, the player count, the game's options, their seat and
 the opponents from the server's catalog (every scripted agent that plays the game, the shipped
-models of that game and player count, and each ``--model`` file and each ``runs/*/model.zip``
-found under the current folder, by a catalog id: the page never names a file), then plays by
-clicking. The server answers only its own page (``Host`` and ``Origin`` checked) and bounds
-what a request may cost (:mod:`parlour.train.web.guard`, :mod:`parlour.train.web.sessions`);
-``--host`` other than a loopback address prints a warning: anyone who reaches the address may
-play and use the server's CPU. Model files are loaded untrusted (no pickle).
+models of that game and player count, and each ``--model`` file and each
+``runs/*/model.safetensors`` found under the current folder, by a catalog id: the page never
+names a file), then plays by clicking. The server answers only its own page (``Host`` and
+``Origin`` checked) and bounds what a request may cost (:mod:`parlour.train.web.guard`,
+:mod:`parlour.train.web.sessions`); ``--host`` other than a loopback address prints a warning:
+anyone who reaches the address may play and use the server's CPU. Model files are loaded
+untrusted (no pickle).
 Each browser tab is its own game; a game untouched for ``--timeout`` seconds is dropped.
 ``--replays`` lists replay files (or folders of them, e.g. written by
 ``parlour eval --save-replays K``) on the page; a replay file can also be opened from the
@@ -37,7 +38,7 @@ EXPOSED_WARNING = (
 HELP = "play the games against agents and watch replays in the browser"
 DEFAULT_PORT = 8000
 #: where ``parlour train`` leaves its models (offered as opponents when found)
-MODEL_GLOB = "runs/*/model.zip"
+MODEL_GLOB = "runs/*/model.safetensors"  # (the models parlour train writes)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -190,7 +190,12 @@ def check_players(game: GameSpec, players: Any) -> None:
 
 
 def _init_worker(
-    game: GameSpec, players: int, game_options: dict, specs: Sequence[str], seed: int
+    game: GameSpec,
+    players: int,
+    game_options: dict,
+    specs: Sequence[str],
+    seed: int,
+    trust: bool = False,
 ) -> None:
     from parlour.agents.factory import make_agent
     from parlour.train.games import make_raw_env
@@ -200,7 +205,7 @@ def _init_worker(
     except TypeError as exc:  # an option the game's constructor does not take
         raise ValueError(f"game options {sorted(game_options)}: {exc}") from None
     agents = {
-        (k, s): make_agent(spec, game, players=players)
+        (k, s): make_agent(spec, game, players=players, trust=trust)
         for k, spec in enumerate(specs)
         for s in range(players)
     }
@@ -436,16 +441,21 @@ def run_tournament(
     workers: int | None = None,
     progress: bool = True,
     desc: str = "eval",
+    *,
+    trust: bool = False,
 ) -> dict[str, Any]:
     """Play the tournament and return :func:`summarize`'s result (plus settings and timing).
 
     ``game`` is a :class:`~parlour.train.games.GameSpec` (or a name, resolved here); the spec
     itself goes to the worker processes, so a game registered only in this process plays too.
+    ``trust`` lets pickle-bearing model files load (``--trust-model``; every worker gets it).
     """
     from parlour.train.games import get_game
 
     game = get_game(game)
-    played = play_games(game, players, specs, games, seed, game_options, workers, progress, desc)
+    played = play_games(
+        game, players, specs, games, seed, game_options, workers, progress, desc, trust=trust
+    )
     result = summarize(played.records, list(specs), game, players)
     result.update(
         game_options=played.game_options,
@@ -467,6 +477,8 @@ def play_games(
     progress: bool = True,
     desc: str = "eval",
     table: Sequence[tuple[int, ...]] | None = None,
+    *,
+    trust: bool = False,
 ) -> Played:
     """The games of a tournament: every seat arrangement of ``table`` (seat -> index into
     ``specs``; default :func:`arrangements`) on each deal, ``games`` rounded up to whole deals.
@@ -495,11 +507,11 @@ def play_games(
     jobs = Jobs(deals, table)
     workers = min(workers or os.cpu_count() or 1, len(jobs))
     t0 = time.perf_counter()
-    init = (game, players, game_options, specs, seed)
+    init = (game, players, game_options, specs, seed, trust)
     _init_worker(*init)  # here first: bad settings raise now, not in (respawning) pool workers
     bar = _progress(len(jobs), desc, progress)
     records: list[GameRecord] = []
-    batched = _play_batched(game, players, specs, jobs, seed, game_options)
+    batched = _play_batched(game, players, specs, jobs, seed, game_options, trust)
     if batched is not None:  # the game's batched path: the same records, one process
         records, workers = batched, 1
         bar.update(len(jobs))
@@ -526,14 +538,20 @@ def play_games(
 
 
 def _play_batched(
-    game: GameSpec, players: int, specs: list[str], jobs: Jobs, seed: int, options: dict
+    game: GameSpec,
+    players: int,
+    specs: list[str],
+    jobs: Jobs,
+    seed: int,
+    options: dict,
+    trust: bool = False,
 ) -> list[GameRecord] | None:
     """The records from the game's ``batched_tournament`` hook (None: none, or it declines)."""
     if game.batched_tournament is None or os.environ.get(NO_BATCH_ENV):
         return None
     from parlour.train.games import load_object
 
-    return load_object(game.batched_tournament)(players, specs, jobs, seed, options)
+    return load_object(game.batched_tournament)(players, specs, jobs, seed, options, trust=trust)
 
 
 def _progress(total: int, desc: str, enabled: bool):

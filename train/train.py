@@ -28,12 +28,12 @@ What a run does (config keys in :mod:`parlour.train.config`):
    and added to every worker's opponent pool (``env_method("add_snapshot", path)``).
 4. Every ``eval.every`` steps the learner plays a tournament (:mod:`parlour.train.tournament`, the same
    code as ``parlour eval``) against each of ``eval.agents``; win rates are logged (``eval/...``).
-5. Every ``checkpoint_every`` steps a checkpoint pair, ``checkpoints/latest.zip`` and
+5. Every ``checkpoint_every`` steps a checkpoint pair, ``checkpoints/latest.safetensors`` and
    ``checkpoints/state.json`` (evaluation history, snapshots, wall time, the model file's size
-   and digest), is written; the pair before it is kept as ``previous.zip`` and
+   and digest), is written; the pair before it is kept as ``previous.safetensors`` and
    ``previous_state.json`` until the new one is complete (:mod:`parlour.train.checkpoints`).
    ``--resume`` continues from the newest usable pair.
-6. At the end: ``model.zip``, a final evaluation against ``eval.final_agents`` with
+6. At the end: ``model.safetensors``, a final evaluation against ``eval.final_agents`` with
    ``eval.final_games`` games each, ``report.md``, ``report.json``, ``learning_curve.png``, and
    the result table printed.
 
@@ -76,8 +76,11 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from parlour._files import atomic_path, read_regular_file, write_atomic
+from parlour._files import read_regular_file, write_atomic
+from parlour.agents.model_file import RUN_MODEL_FILE
+from parlour.agents.model_file import SUFFIX as MODEL_SUFFIX
 from parlour.train.checkpoints import RunState, fallback_warning, find_checkpoints
+from parlour.train.cli import trust_argument
 from parlour.train.config import ConfigError, TrainConfig, load_config
 from parlour.train.errors import EXIT_INTERRUPTED
 from parlour.train.evaluation import (
@@ -90,6 +93,8 @@ from parlour.train.model import (  # (build_model: also imported from here by be
     _require_model_file,
     build_model,
     init_weights,
+    load_checkpoint,
+    save_model,
 )
 from parlour.train.run_folder import (
     RunFolderError,
@@ -130,11 +135,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--address", default=None, help="backend: rllib: the Ray cluster to run on (RAY_ADDRESS)"
     )
+    trust_argument(parser, "the config's agents and init_from")
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        cfg = load_config(args.config)
+        cfg = load_config(args.config, trust=args.trust_model)
     except ConfigError as exc:
         print(f"parlour train: {args.config}: {exc}", file=sys.stderr)
         return 2
@@ -181,7 +187,7 @@ def run(args: argparse.Namespace) -> int:
 # -- environment construction ----------------------------------------------------------------
 
 
-def _make_env(spec: GameSpec, cfg_dict: dict[str, Any]) -> Any:
+def _make_env(spec: GameSpec, cfg_dict: dict[str, Any], trust: bool = False) -> Any:
     """One training env (called in the vec env's worker; ``spec`` is pickled there)."""
     from stable_baselines3.common.monitor import Monitor
 
@@ -199,6 +205,7 @@ def _make_env(spec: GameSpec, cfg_dict: dict[str, Any]) -> Any:
         o["baselines"],
         snapshot_weight=o["snapshot_weight"],
         max_snapshots=o["max_snapshots"],
+        trust=trust,
     )
     env = SingleSeatEnv(spec, cfg_dict["players"], cfg_dict["game_options"], pool, prefetch=True)
     return Monitor(env, info_keywords=("is_success",))
@@ -215,7 +222,9 @@ def make_vec_env(cfg: TrainConfig) -> Any:
         if vec_env is not None:
             return vec_env
 
-    fns = [partial(_make_env, cfg.game_spec, cfg.to_dict()) for _ in range(cfg.n_envs)]
+    fns = [
+        partial(_make_env, cfg.game_spec, cfg.to_dict(), cfg.trust_model) for _ in range(cfg.n_envs)
+    ]
     if cfg.vec_env == "subproc" and cfg.n_envs > 1:
         return SubprocVecEnv(fns)
     return DummyVecEnv(fns)
@@ -239,17 +248,17 @@ def frozen_heap() -> Iterator[None]:
 
 
 def _save_model(model: Any, path: Path) -> None:
-    """Every model file a run writes (``model.zip``, checkpoints, snapshots, evaluation copies):
-    written whole under a temporary name, then moved to ``path``."""
-    with atomic_path(path) as tmp:
-        model.save(tmp)
+    """The run's model and its checkpoints, with Adam's state (snapshots and evaluation copies
+    are written without, by :func:`parlour.train.model.save_model` directly): parlour's model
+    format, written whole under a temporary name, then moved to ``path`` (a diverged model is
+    refused, nothing written)."""
+    save_model(model, path, optimizer=True)
 
 
-def _load_checkpoint_model(path: Path, vec_env: Any) -> Any:
-    """The model of a checkpoint of this run (``--resume``)."""
-    from parlour.agents.ppo import load_model
-
-    return load_model(path, env=vec_env, device="cpu")
+def _load_checkpoint_model(cfg: TrainConfig, path: Path, vec_env: Any) -> Any:
+    """The model of a checkpoint of this run (``--resume``): built from the config, the
+    checkpoint's weights, Adam state and step counts loaded (no code runs)."""
+    return load_checkpoint(cfg, vec_env, path)
 
 
 def _make_callback(
@@ -304,8 +313,8 @@ def _make_callback(
             self.last_n = n
             if self.next_snapshot is not None and n >= self.next_snapshot:
                 # (the learner as of its last update, named by the step count reached)
-                path = run_dir / "snapshots" / f"snapshot_{n}.zip"
-                _save_model(self.model, path)
+                path = run_dir / "snapshots" / f"snapshot_{n}{MODEL_SUFFIX}"
+                save_model(self.model, path)
                 self.training_env.env_method("add_snapshot", str(path))
                 state.snapshots.append(str(path))
                 self.next_snapshot += cfg.opponents.snapshot_every
@@ -313,8 +322,8 @@ def _make_callback(
 
         def evaluate(self, n: int) -> None:
             t0 = time.perf_counter()
-            path = run_dir / "checkpoints" / f"eval_{n}.zip"
-            _save_model(self.model, path)
+            path = run_dir / "checkpoints" / f"eval_{n}{MODEL_SUFFIX}"
+            save_model(self.model, path)
             try:
                 results = evaluate_agent(
                     cfg, f"ppo:{path}", cfg.eval.agents, cfg.eval.games, False, n
@@ -391,23 +400,23 @@ def _build_or_load(
     if not resume:
         model = build_model(cfg, vec_env)
         if cfg.init_from is not None:
-            init_weights(model, Path(cfg.init_from))
+            init_weights(model, Path(cfg.init_from), cfg.trust_model)
         return model
     folder = run_dir / "checkpoints"
     errors = []
     for ckpt in find_checkpoints(folder):  # newest first; each a model file with its state
         try:
-            model = _load_checkpoint_model(ckpt.model, vec_env)
+            model = _load_checkpoint_model(cfg, ckpt.model, vec_env)
             break
-        except Exception as exc:  # a truncated / corrupt zip raises many kinds
+        except (ValueError, OSError) as exc:  # a truncated / corrupt / tampered model file
             errors.append(f"cannot load the checkpoint {ckpt.model}: {exc}")
     else:
         raise RunFolderError("--resume: " + "; ".join(errors))
     if not ckpt.newest:
         print(fallback_warning(ckpt, folder), file=sys.stderr)
     state.restore(ckpt)
-    # SB3's load seeds the envs (and NumPy, torch) with the run's seed again, which would replay
-    # the first session's deals and case stream: this session gets its own seed
+    # building the model seeded the envs (and NumPy, torch) with the run's seed again, which
+    # would replay the first session's deals and case stream: this session gets its own seed
     model.set_random_seed(session_seed(cfg.seed, model.num_timesteps))
     return model
 
@@ -476,7 +485,7 @@ def _learn(
         # learner steps per second of this session, periodic evaluations excluded
         train_time = time.perf_counter() - t_start - callback.eval_time
         steps_per_s = (model.num_timesteps - start_steps) / max(train_time, MIN_DURATION_S)
-        _save_model(model, run_dir / "model.zip")
+        _save_model(model, run_dir / RUN_MODEL_FILE)
         state.save(model.num_timesteps, partial(_save_model, model))
         # (stopped by a signal, the workers may be gone: SLURM signals every process of a job)
         with contextlib.suppress(OSError, EOFError) if interrupted else contextlib.nullcontext():
@@ -537,7 +546,7 @@ def _train_locked(cfg: TrainConfig, run_dir: Path, resume: bool, progress: bool)
         f"training done: {model.num_timesteps} steps, {steps_per_s:.0f} steps/s; final evaluation"
     )
     t_eval = time.perf_counter()
-    learner = f"ppo:{run_dir / 'model.zip'}"
+    learner = f"ppo:{run_dir / RUN_MODEL_FILE}"
     final = evaluate_agent(cfg, learner, cfg.eval.final_agents, cfg.eval.final_games, progress, 1)
     eval_time = time.perf_counter() - t_eval
     summary = learner_summary(final, spec)
@@ -553,7 +562,7 @@ def _train_locked(cfg: TrainConfig, run_dir: Path, resume: bool, progress: bool)
     report = _report(cfg, run_dir, state, model.num_timesteps, steps_per_s, eval_time, final)
     write_report(report, run_dir, spec)
     print_report(report, spec)
-    print(f"wrote {run_dir}/report.md, report.json, learning_curve.png, model.zip")
+    print(f"wrote {run_dir}/report.md, report.json, learning_curve.png, {RUN_MODEL_FILE}")
     return report
 
 
@@ -575,7 +584,7 @@ def _report(
         "train_wall_time_s": round(state.wall_time, 1),
         "train_steps_per_s": round(steps_per_s, 1),  # periodic evaluations excluded
         "final_eval_wall_time_s": round(eval_time, 1),
-        "model": str(run_dir / "model.zip"),
+        "model": str(run_dir / RUN_MODEL_FILE),
         "imitation": _imitation_summary(run_dir),
         "final": learner_summary(final, cfg.game_spec),
         "final_tournaments": final,

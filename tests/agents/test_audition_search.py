@@ -17,7 +17,7 @@ from parlour.envs.audition.env import raw_env
 
 from .expert_reference import scalar_expert_act
 
-MODEL = Path(__file__).parents[1] / "data" / "legacy_audition_model.zip"
+MODEL = Path(__file__).parents[1] / "data" / "small_audition_model.safetensors"
 
 #: (players, env options, sims): full games with an expert in every seat; the default run plays
 #: 2 and 3 players, the slow run every row with at least 60 sims, on 6 deals
@@ -152,10 +152,10 @@ def test_search_rejects_bad_options(tmp_path):
 def test_search_refuses_a_model_of_another_player_count(tmp_path):
     run = tmp_path / "runs" / "three"
     run.mkdir(parents=True)
-    shutil.copy(MODEL, run / "model.zip")
+    shutil.copy(MODEL, run / "model.safetensors")
     (run / "config.yaml").write_text("name: three\nplayers: 3\n")
     agent = make_agent(f"audition.search:model={run},sims=4", "audition", seed=0)
-    assert agent.path == str(run / "model.zip") and agent.players == 3
+    assert agent.path == str(run / "model.safetensors") and agent.players == 3
     env = raw_env(num_players=2)
     with pytest.raises(ValueError, match="trained for 3 players .* this game has 2"):
         agent.check_fits(env)

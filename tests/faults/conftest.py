@@ -14,12 +14,13 @@ from .helpers import TINY
 def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A saved (untrained) MaskablePPO model of 2-player Audition."""
     from parlour.train.config import config_from_dict
+    from parlour.train.model import save_model
     from parlour.train.train import build_model, make_vec_env
 
     cfg = config_from_dict(dict(TINY))
     vec_env = make_vec_env(cfg)
-    path = tmp_path_factory.mktemp("model") / "audition_2p.zip"
-    build_model(cfg, vec_env).save(path)
+    path = tmp_path_factory.mktemp("model") / "audition_2p.safetensors"
+    save_model(build_model(cfg, vec_env), path)
     vec_env.close()
     return path
 
@@ -32,9 +33,9 @@ def finished_run(tmp_path: Path) -> Path:
     run = tmp_path / "runs" / "tiny"
     (run / "checkpoints").mkdir(parents=True)
     (run / "config.yaml").write_text(yaml.safe_dump(config_from_dict(dict(TINY)).to_dict()))
-    (run / "model.zip").write_bytes(b"the finished model")
+    (run / "model.safetensors").write_bytes(b"the finished model")
     (run / "report.json").write_text('{"timesteps": 256}\n')
-    (run / "checkpoints" / "latest.zip").write_bytes(b"the last checkpoint")
+    (run / "checkpoints" / "latest.safetensors").write_bytes(b"the last checkpoint")
     (run / "checkpoints" / "state.json").write_text(
         '{"timesteps": 256, "history": [], "snapshots": [], "wall_time": 1.0}'
     )

@@ -61,7 +61,7 @@ def _report(run: Path) -> dict:
 def test_a_write_limit_hit_while_a_checkpoint_is_written_keeps_the_last_one(tmp_path, capsys):
     """``ulimit -f``: writing the model of the checkpoint at 384 steps fails (EFBIG, as on a
     full disk); the checkpoint at 256 is left whole and ``--resume`` continues from it (before,
-    ``latest.zip`` was rewritten in place and left truncated: ``--resume`` was refused)."""
+    ``latest.safetensors`` was rewritten in place and left truncated: ``--resume`` was refused)."""
     argv = _argv(tmp_path, tiny())
     assert run_main(argv, capsys)[0] == 0
     run = tmp_path / "runs" / "tiny"
@@ -101,8 +101,8 @@ KILLED_WRITER = textwrap.dedent(
         if path.parent.name == "checkpoints" and not path.name.startswith("eval_"):
             calls.append(path)
             if len(calls) == 2:
-                real(model, path.with_name("whole.zip"))
-                data = path.with_name("whole.zip").read_bytes()
+                real(model, path.with_name("whole.safetensors"))
+                data = path.with_name("whole.safetensors").read_bytes()
                 with open(path, "wb") as f:  # the writer is half-way when the kill comes
                     f.write(data[: len(data) // 2])
                     f.flush()
@@ -153,7 +153,7 @@ def test_sigkill_while_a_checkpoint_is_written_then_resume(tmp_path, capsys):
 
 @pytest.fixture
 def two_checkpoints(tmp_path, capsys) -> list[str]:
-    """A finished tiny run: ``latest.zip`` at 256 steps, ``previous.zip`` at 128. Returns its
+    """A finished tiny run: ``latest.safetensors`` at 256 steps, ``previous.safetensors`` at 128. Returns its
     ``parlour train`` arguments."""
     argv = _argv(tmp_path, tiny())
     assert run_main(argv, capsys)[0] == 0
@@ -187,7 +187,7 @@ def test_a_truncated_latest_checkpoint_falls_back_to_the_previous_one(
 def test_a_mismatched_pair_falls_back_to_the_state_of_the_model_file(
     tmp_path, capsys, two_checkpoints
 ):
-    """``latest.zip`` replaced by another whole model (the 128-step one): ``state.json`` (256)
+    """``latest.safetensors`` replaced by another whole model (the 128-step one): ``state.json`` (256)
     does not describe it, so the 128-step state is used with it."""
     ckpts = tmp_path / "runs" / "tiny" / "checkpoints"
     shutil.copy(ckpts / C.PREVIOUS_MODEL, ckpts / C.CHECKPOINT_MODEL)

@@ -18,7 +18,11 @@ def _eval_cases(tmp_path, model):
     (tmp_path / "adir").mkdir()
     return [
         (["--agents", f"ppo:{tmp_path / 'adir'}", "random"], "is a folder"),
-        (["--agents", f"ppo:{tmp_path / 'garbage.zip'}", "random"], "cannot load a MaskablePPO"),
+        (["--agents", f"ppo:{tmp_path / 'garbage.zip'}", "random"], "holds pickled data"),
+        (
+            ["--agents", f"ppo:{tmp_path / 'garbage.zip'}", "random", "--trust-model"],
+            "cannot load a MaskablePPO",
+        ),
         (["--game", "guests", "--agents", f"ppo:{model}", "random"], "trained on observations"),
         (["--agents", "random", "--players", "0"], "players must be in 2..6"),
         (["--agents", "random", "--option", "foo=1"], "game options ['foo']"),

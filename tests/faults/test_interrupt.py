@@ -49,7 +49,8 @@ def _check_interrupted_run(run, result, before, tmp_path, rollout):
     assert steps > 0 and steps % rollout == 0  # rolled back to the last finished rollout
     state = json.loads((run / "checkpoints" / "state.json").read_text())
     assert state["timesteps"] == steps
-    assert (run / "model.zip").is_file() and (run / "checkpoints" / "latest.zip").is_file()
+    assert (run / "model.safetensors").is_file()
+    assert (run / "checkpoints" / "latest.safetensors").is_file()
     return steps
 
 

@@ -21,7 +21,7 @@ HANG_LIMIT_S = 180
 def test_a_worker_that_cannot_start_fails_fast_with_its_error(
     tmp_path, capsys, monkeypatch, tiny_model
 ):
-    model = tmp_path / "model.zip"
+    model = tmp_path / "model.safetensors"
     shutil.copy(tiny_model, model)
     real_progress = tournament._progress
 
@@ -46,7 +46,7 @@ def test_a_worker_that_cannot_start_fails_fast_with_its_error(
     finally:
         signal.alarm(0)
         signal.signal(signal.SIGALRM, old)
-    before.pop("model.zip")  # (removed by the test itself)
+    before.pop("model.safetensors")  # (removed by the test itself)
     assert_clean_failure(result, "an evaluation worker could not start", before, files(tmp_path))
     assert "no model file" in result[2]
 
@@ -55,7 +55,7 @@ def test_the_model_cache_stays_bounded_over_a_long_snapshot_sequence(tmp_path, t
     ppo._CACHE.clear()
     refs = []
     for i in range(3 * ppo.MAX_CACHED_MODELS):
-        path = tmp_path / f"snapshot_{i}.zip"
+        path = tmp_path / f"snapshot_{i}.safetensors"
         shutil.copy(tiny_model, path)
         refs.append(weakref.ref(ppo.load_policy(str(path))))
         assert len(ppo._CACHE) <= ppo.MAX_CACHED_MODELS
@@ -72,7 +72,7 @@ def test_the_opponent_pool_keeps_only_its_snapshots(tmp_path, tiny_model):
     pool = OpponentPool("audition", {"random": 1.0}, snapshot_weight=1.0, max_snapshots=3)
     refs = []
     for i in range(20):
-        path = tmp_path / f"snapshot_{i}.zip"
+        path = tmp_path / f"snapshot_{i}.safetensors"
         shutil.copy(tiny_model, path)
         pool.add_snapshot(str(path))
         refs.append(weakref.ref(pool.agent(pool.snapshots[-1], "player_1").policy))

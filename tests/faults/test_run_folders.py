@@ -89,7 +89,7 @@ def test_resume_with_another_games_config_is_refused_before_config_yaml_changes(
 
 def test_resume_with_a_truncated_checkpoint_is_a_clear_error(tmp_path, capsys, finished_run):
     before = files(tmp_path)
-    result = _train(tmp_path, capsys, tiny(), "--resume")  # latest.zip is not a zip
+    result = _train(tmp_path, capsys, tiny(), "--resume")  # latest.safetensors is not one
     assert_clean_failure(result, "cannot load the checkpoint", before, files(tmp_path))
 
 
@@ -103,6 +103,6 @@ def test_resume_with_a_corrupt_state_is_a_clear_error(tmp_path, capsys, finished
 def test_overwrite_replaces_a_finished_run_and_nothing_else(tmp_path, capsys, finished_run):
     result = _train(tmp_path, capsys, tiny(), "--overwrite")
     assert result[0] == 0, result[2][-2000:]
-    assert (finished_run / "model.zip").read_bytes() != b"the finished model"
+    assert (finished_run / "model.safetensors").read_bytes() != b"the finished model"
     assert (tmp_path / "keep.txt").read_text() == "a file beside the runs folder"
     assert '"timesteps": 256' in (finished_run / "report.json").read_text()

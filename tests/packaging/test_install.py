@@ -71,7 +71,9 @@ def test_wheel_holds_only_the_parlour_namespace(wheel: Path):
     assert "parlour/configs/audition_2p.yaml" in names  # shipped configs: package data
     assert {"parlour/models/__init__.py", "parlour/models/index.yaml"} <= set(names)
     for model in read_index(ROOT / "models"):  # the shipped models: package data
-        assert {f"parlour/models/{model.name}.zip", f"parlour/models/{model.name}.md"} <= set(names)
+        assert {f"parlour/models/{model.path.name}", f"parlour/models/{model.name}.md"} <= set(
+            names
+        )
     assert "parlour/envs/awkward_guests/walton.json" in names or any(
         n.startswith("parlour/envs/awkward_guests/") and n.endswith("walton.json") for n in names
     )

@@ -129,7 +129,7 @@ def test_shipped_models_are_taken_only_at_their_own_player_count(tmp_path, monke
     import json
 
     entries = [{"name": "web-2p", "game": "audition", "players": 2, "default": True}]
-    (tmp_path / "web-2p.zip").write_bytes(b"(listed only)")
+    (tmp_path / "web-2p.safetensors").write_bytes(b"(listed only)")
     (tmp_path / "index.yaml").write_text(json.dumps({"models": entries}))
     monkeypatch.setenv("PARLOUR_MODELS_DIR", str(tmp_path))
     app = make_app()

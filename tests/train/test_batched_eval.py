@@ -10,7 +10,7 @@ from parlour.train.tournament import NO_BATCH_ENV, run_tournament
 
 from .tournament_helpers import tournament
 
-MODEL = Path(__file__).parents[1] / "data" / "legacy_audition_model.zip"
+MODEL = Path(__file__).parents[1] / "data" / "small_audition_model.safetensors"
 
 
 @pytest.mark.parametrize(

@@ -142,7 +142,7 @@ def test_short_batched_training_is_deterministic(tmp_path, monkeypatch):
 def test_evicted_snapshots_are_dropped_once_no_game_holds_them():
     from pathlib import Path
 
-    model = str(Path(__file__).parents[1] / "data" / "legacy_audition_model.zip")
+    model = str(Path(__file__).parents[1] / "data" / "small_audition_model.safetensors")
     env = B.BatchedSelfPlayVecEnv(8, 2, snapshot_weight=1.0, max_snapshots=1, seed=0)
     env.reset()
     env.add_snapshot(model)

@@ -497,7 +497,7 @@ def test_tiny_guests_training_run(tmp_path, players, baselines, snapshot_every):
     for res in report["final"].values():
         assert res["games"] >= 1 and res["ci95"][0] <= res["win_rate"] <= res["ci95"][1]
     assert "Final evaluation" in (run / "report.md").read_text()
-    assert bool(list((run / "snapshots").glob("*.zip"))) == bool(snapshot_every)
+    assert bool(list((run / "snapshots").glob("*.safetensors"))) == bool(snapshot_every)
     if players == 1:  # the periodic evaluation logs the Awkward Guests statistics
         header = (run / "logs" / "progress.csv").read_text().splitlines()[0].split(",")
         periodic = report["history"][0]
@@ -507,19 +507,18 @@ def test_tiny_guests_training_run(tmp_path, players, baselines, snapshot_every):
             expected.add("eval/wrong_accusations_vs_random")  # share of them to log)
         assert expected <= set(header)
 
-    from sb3_contrib import MaskablePPO
-
     from parlour.agents.factory import make_agent
+    from parlour.agents.model_file import load_policy_file
 
-    model = MaskablePPO.load(run / "model.zip", device="cpu")
-    assert model.observation_space.shape == (2384,)
-    assert type(model.policy.features_extractor).__name__ == "GuestsFeatures"
-    assert type(model.policy.action_net).__name__ == "PriorHead"
+    policy = load_policy_file(run / "model.safetensors")
+    assert policy.observation_space.shape == (2384,)
+    assert type(policy.features_extractor).__name__ == "GuestsFeatures"
+    assert type(policy.action_net).__name__ == "PriorHead"
     env = SingleSeatEnv("guests", players, {"observation_mode": "deduced"}, ["random"])
     obs, _ = env.reset(seed=0)
-    action, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)
+    action, _ = policy.predict(obs, action_masks=env.action_masks(), deterministic=True)
     assert env.action_masks()[int(action)]
-    agent = make_agent(f"ppo:{run / 'model.zip'}", "guests")
+    agent = make_agent(f"ppo:{run / 'model.safetensors'}", "guests")
     obs_dict = env.aec.observe(env.learner)
     assert obs_dict["action_mask"][agent.act(obs_dict, None)] == 1
 

@@ -160,10 +160,10 @@ def test_parlour_train_imitates_first_and_is_deterministic(tmp_path):
         assert "imitation of `audition.greedy`" in (runs / "imitate" / "report.md").read_text()
         card = model_card("imitate-2p", report, get_game("audition"))
         assert "| first stage | imitation of `audition.greedy`: " in card
-        from sb3_contrib import MaskablePPO
+        from parlour.agents.model_file import load_policy_file
 
-        model = MaskablePPO.load(runs / "imitate" / "model.zip", device="cpu")
-        weights.append({k: v.clone() for k, v in model.policy.state_dict().items()})
+        policy = load_policy_file(runs / "imitate" / "model.safetensors")
+        weights.append({k: v.clone() for k, v in policy.state_dict().items()})
     assert summaries[0] == summaries[1]
     import torch
 
@@ -216,14 +216,14 @@ def test_an_engine_without_whole_games_is_refused_before_the_run_folder_is_touch
     runs = tmp_path / "runs"
     old = runs / "imitate"
     old.mkdir(parents=True)
-    (old / "model.zip").write_bytes(b"an earlier run")
+    (old / "model.safetensors").write_bytes(b"an earlier run")
     cfg_path = tmp_path / "imitate.yaml"
     cfg_path.write_text(yaml.safe_dump({**AUDITION, "vec_env": "batched", "n_envs": 8}))
     args = ["train", str(cfg_path), "--runs", str(runs), "--no-progress", "--overwrite"]
     assert main(args) == 2
     assert "imitation: the teacher plays whole games in this process" in capsys.readouterr().err
-    assert [p.name for p in old.iterdir()] == ["model.zip"]
-    assert (old / "model.zip").read_bytes() == b"an earlier run"
+    assert [p.name for p in old.iterdir()] == ["model.safetensors"]
+    assert (old / "model.safetensors").read_bytes() == b"an earlier run"
 
 
 def test_ctrl_c_during_imitation_exits_with_a_message_not_a_traceback(
@@ -243,7 +243,7 @@ def test_ctrl_c_during_imitation_exits_with_a_message_not_a_traceback(
         main(["train", str(cfg_path), "--runs", str(runs), "--no-progress"])
     assert stop.value.code == EXIT_INTERRUPTED
     assert "interrupted during imitation" in capsys.readouterr().err
-    assert not (runs / "imitate" / "checkpoints" / "latest.zip").exists()
+    assert not (runs / "imitate" / "checkpoints" / "latest.safetensors").exists()
     from parlour.train.run_folder import RunLock
 
     with RunLock(runs / "imitate"):  # (the run's lock was released: this does not block)

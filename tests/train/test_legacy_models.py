@@ -59,7 +59,9 @@ def test_legacy_model_loads_and_plays_a_full_game_beside_the_users_files(users_f
     assert type(model.policy.features_extractor) is AuditionFeatures
     assert sys.modules["train"].WHOSE == "user" and sys.modules["agents"].WHOSE == "user"
 
-    learner = PPOAgent(f"ppo:{LEGACY_MODEL}", str(LEGACY_MODEL))
+    with pytest.raises(ValueError, match="holds pickled data"):  # (a zip: only when trusted)
+        PPOAgent(f"ppo:{LEGACY_MODEL}", str(LEGACY_MODEL))
+    learner = PPOAgent(f"ppo:{LEGACY_MODEL}", str(LEGACY_MODEL), trust=True)
     env = audition_v1.raw_env(num_players=2)
     env.reset(seed=5)
     players = {"player_0": learner, "player_1": RandomAgent("random", seed=5)}

@@ -11,7 +11,7 @@ from parlour.train.tournament import NO_BATCH_ENV
 
 from .tournament_helpers import tournament
 
-MODEL = Path(__file__).parents[1] / "data" / "legacy_audition_model.zip"
+MODEL = Path(__file__).parents[1] / "data" / "small_audition_model.safetensors"
 
 
 #: (players, specs, env options, games): the default run plays the first, the slow run all

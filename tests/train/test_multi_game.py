@@ -91,11 +91,12 @@ def test_vec_env_contract_and_unique_cases():
 def snapshot(tmp_path_factory):
     """A saved (untrained) Awkward Guests 2p deduced model, as the trainer saves snapshots."""
     cfg = config_from_dict({**TINY, "vec_env": "dummy", "n_envs": 1})
+    from parlour.train.model import save_model
     from parlour.train.train import build_model
 
     venv = make_vec_env(cfg)
-    path = tmp_path_factory.mktemp("snap") / "snap.zip"
-    build_model(cfg, venv).save(path)
+    path = tmp_path_factory.mktemp("snap") / "snap.safetensors"
+    save_model(build_model(cfg, venv), path)
     venv.close()
     return str(path)
 

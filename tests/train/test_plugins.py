@@ -178,13 +178,13 @@ def test_parlour_train_runs_the_plugin_game_named_in_the_config(tmp_path, capsys
     assert "bust rate" in (run / "report.md").read_text()
     header = (run / "logs" / "progress.csv").read_text().splitlines()[0].split(",")
     assert "eval/bust_rate_vs_random" in header
-    assert list((run / "snapshots").glob("*.zip"))
+    assert list((run / "snapshots").glob("*.safetensors"))
     assert "bust rate" in capsys.readouterr().out
 
     # the model plays the game through the ppo agent spec, in an evaluation by name
     out = tmp_path / "ev"
     args = ["eval", "--game", "countdown", "--players", "3", "--option", "start=12"]
-    args += ["--agents", f"ppo:{run / 'model.zip'}", "countdown.careful", "--games", "6"]
+    args += ["--agents", f"ppo:{run / 'model.safetensors'}", "countdown.careful", "--games", "6"]
     assert main([*args, "--workers", "1", "--out", str(out), "--no-progress"]) == 0
     data = json.loads((out / "eval.json").read_text())
     assert data["game"] == "countdown" and data["agents"][0]["games"] >= 6

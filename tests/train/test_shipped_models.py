@@ -121,7 +121,7 @@ def test_models_add_writes_the_card_and_the_index_and_models_lists_it(registry, 
     assert card.startswith("# tiny-2p\n") and "| players | 2 |" in card
     assert "| random | 4 |" in card  # the run's final evaluation table
     assert model.summary().startswith("MaskablePPO for 2-player audition, ")
-    _same_weights_no_adam_moments(model.path, tiny_run / "model.zip")
+    _same_weights_no_adam_moments(model.path, tiny_run / "model.safetensors")
     capsys.readouterr()
     assert main(["models"]) == 0
     out = capsys.readouterr().out
@@ -129,28 +129,25 @@ def test_models_add_writes_the_card_and_the_index_and_models_lists_it(registry, 
 
 
 def _same_weights_no_adam_moments(shipped: Path, trained: Path) -> None:
-    """The shipped copy holds the trained weights and an optimizer state without moments."""
-    import zipfile
-
+    """The shipped copy holds the trained weights and no optimizer state (the run's has one)."""
     import torch
 
-    with zipfile.ZipFile(shipped) as a, zipfile.ZipFile(trained) as b:
-        assert sorted(a.namelist()) == sorted(b.namelist())
-        for member in a.namelist():
-            if member != "policy.optimizer.pth":
-                assert a.read(member) == b.read(member), member
-        slim, full = (
-            torch.load(io.BytesIO(z.read("policy.optimizer.pth")), weights_only=False)
-            for z in (a, b)
-        )
-    assert slim["state"] == {} and full["state"] and slim["param_groups"] == full["param_groups"]
+    from parlour.agents.model_file import OPTIMIZER_PREFIX, read_model_file
+
+    (doc_a, slim), (doc_b, full) = read_model_file(shipped), read_model_file(trained)
+    assert doc_a == doc_b
+    assert not any(k.startswith(OPTIMIZER_PREFIX) for k in slim)
+    assert any(k.startswith(OPTIMIZER_PREFIX) for k in full)
+    weights = {k: v for k, v in full.items() if not k.startswith(OPTIMIZER_PREFIX)}
+    assert slim.keys() == weights.keys()
+    assert all(torch.equal(slim[k], weights[k]) for k in slim)
 
 
 def test_a_short_name_resolves_and_a_file_path_wins(registry, tiny_run, tmp_path, monkeypatch):
     agent = make_agent("ppo:tiny-2p", "audition", players=2)
     assert agent.shipped is not None and agent.shipped.name == "tiny-2p"
     monkeypatch.chdir(tmp_path)
-    shutil.copyfile(tiny_run / "model.zip", tmp_path / "tiny-2p")  # a file of that name
+    shutil.copyfile(tiny_run / "model.safetensors", tmp_path / "tiny-2p")  # a file of that name
     assert make_agent("ppo:tiny-2p", "audition", players=3).shipped is None
 
 
@@ -202,7 +199,7 @@ def test_without_a_default_play_seats_the_scripted_default(registry, capsys):
 def test_a_shipped_model_brings_its_game_options_to_the_table(registry, tiny_run):
     data = yaml.safe_load((registry / "index.yaml").read_text())
     for name, uc in (("tiny-uc", True), ("tiny-plain", False)):
-        shutil.copyfile(registry / "tiny-2p.zip", registry / f"{name}.zip")
+        shutil.copyfile(registry / "tiny-2p.safetensors", registry / f"{name}.safetensors")
         data["models"].append(
             {"name": name, "game": "audition", "players": 2,
              "game_options": {"uncertain_counts": uc}, "default": False}
@@ -256,7 +253,7 @@ def test_models_add_refuses_bad_runs_and_taken_names(registry, tiny_run, tmp_pat
     for argv, message in [
         ([str(tiny_run), "--name", "tiny-2p"], "exists; use --overwrite"),
         ([str(tiny_run), "--name", "bad/name"], "a model name is"),
-        ([str(tmp_path / "empty"), "--name", "x"], "no model.zip"),
+        ([str(tmp_path / "empty"), "--name", "x"], "no model.safetensors"),
     ]:
         result = run_main(["models", "add", *argv], capsys)
         assert_clean_failure(result, message, before, files(tmp_path))
@@ -287,4 +284,4 @@ def test_the_shipped_registry_is_the_package_folder_unless_overridden(monkeypatc
     monkeypatch.setenv(MODELS_DIR_ENV, str(tmp_path))
     assert pm.models_dir() == tmp_path and pm.shipped_models() == {}
     assert all(pm.is_model_name(n) for n in ("audition-2p", "guests-4p-medium", "a.b"))
-    assert not any(pm.is_model_name(n) for n in ("x.zip", "runs/x", "", "-x"))
+    assert not any(pm.is_model_name(n) for n in ("x.zip", "x.safetensors", "runs/x", "", "-x"))

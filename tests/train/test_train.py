@@ -83,7 +83,7 @@ TINY = {
             },
             r"unknown option 'hidden' of GuestsFeatures; allowed: \[\]",
         ),
-        ({"name": "x", "init_from": "runs/x/model.pt"}, "init_from: a model .zip"),
+        ({"name": "x", "init_from": "runs/x/model.pt"}, "init_from: a model file path"),
         ({"name": "x", "init_from": 3}, "init_from: expected a string"),
         ({"name": "x", "seed": -1}, r"seed: must be in 0..2\*\*32 - 1"),
         ({"name": "x", "seed": 2**32}, r"seed: must be in 0..2\*\*32 - 1"),
@@ -153,22 +153,21 @@ def test_tiny_training_run_produces_a_loadable_model_and_report(tmp_path, capsys
         assert res["games"] == 20 and res["ci95"][0] <= res["win_rate"] <= res["ci95"][1]
     assert (run / "learning_curve.png").stat().st_size > 1000
     assert "Final evaluation" in (run / "report.md").read_text()
-    assert list((run / "snapshots").glob("*.zip"))
+    assert list((run / "snapshots").glob("*.safetensors"))
     assert (run / "logs" / "progress.csv").read_text().count("\n") >= 2
     assert list((run / "logs").glob("events.out.tfevents.*"))
     assert "audition.greedy" in capsys.readouterr().out
 
-    from sb3_contrib import MaskablePPO
-
     from parlour.agents.factory import make_agent
+    from parlour.agents.model_file import load_policy_file
     from parlour.train.single_seat import SingleSeatEnv
 
-    model = MaskablePPO.load(run / "model.zip", device="cpu")
+    policy = load_policy_file(run / "model.safetensors")  # (parlour's format: no trust needed)
     env = SingleSeatEnv("audition", 2, {}, ["random"])
     obs, _ = env.reset(seed=0)
-    action, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)
+    action, _ = policy.predict(obs, action_masks=env.action_masks(), deterministic=True)
     assert env.action_masks()[int(action)]
-    agent = make_agent(f"ppo:{run / 'model.zip'}", "audition")
+    agent = make_agent(f"ppo:{run / 'model.safetensors'}", "audition")
     obs_dict = env.aec.observe(env.learner)
     assert obs_dict["action_mask"][agent.act(obs_dict, None)] == 1
 
@@ -196,14 +195,16 @@ def test_tiny_training_run_produces_a_loadable_model_and_report(tmp_path, capsys
     assert (run / "logs" / "progress.csv").read_text().count("\n") >= 2  # kept
 
     # a second stage starts from the model's weights, with a step count of its own
-    stage2 = dict(TINY, name="tiny_stage2", total_timesteps=512, init_from=str(run / "model.zip"))
+    stage2 = dict(
+        TINY, name="tiny_stage2", total_timesteps=512, init_from=str(run / "model.safetensors")
+    )
     stage2["eval"] = dict(TINY["eval"], every=512)
     cfg2 = tmp_path / "stage2.yaml"
     cfg2.write_text(yaml.safe_dump(stage2))
     assert main(["train", str(cfg2), "--runs", str(runs), "--no-progress"]) == 0
     second = json.loads((runs / "tiny_stage2" / "report.json").read_text())
     assert 512 <= second["timesteps"] < 1536
-    assert second["config"]["init_from"] == str(run / "model.zip")
+    assert second["config"]["init_from"] == str(run / "model.safetensors")
     # the weights are really loaded: a network of another shape does not fit
     misfit = dict(stage2, name="tiny_misfit", ppo=dict(TINY["ppo"], net_arch=[16]))
     cfg3 = tmp_path / "misfit.yaml"
@@ -211,12 +212,12 @@ def test_tiny_training_run_produces_a_loadable_model_and_report(tmp_path, capsys
     with pytest.raises(SystemExit, match="does not fit"):
         main(["train", str(cfg3), "--runs", str(runs), "--no-progress"])
     # a run may not start from a model in its own folder (a new run empties it)
-    own = dict(stage2, init_from=str(runs / "tiny_stage2" / "model.zip"))
+    own = dict(stage2, init_from=str(runs / "tiny_stage2" / "model.safetensors"))
     cfg4 = tmp_path / "own.yaml"
     cfg4.write_text(yaml.safe_dump(own))
     with pytest.raises(SystemExit, match="inside this run's folder"):
         main(["train", str(cfg4), "--runs", str(runs), "--no-progress"])
-    assert (runs / "tiny_stage2" / "model.zip").is_file()
+    assert (runs / "tiny_stage2" / "model.safetensors").is_file()
 
 
 def _tiny_model(seed: int, net_arch: list[int]):
@@ -227,7 +228,8 @@ def _tiny_model(seed: int, net_arch: list[int]):
 
 
 def test_features_extractor_kwargs_reach_the_extractor_and_are_saved_with_the_model(tmp_path):
-    from parlour.agents.ppo import load_model
+    from parlour.agents.model_file import load_policy_file
+    from parlour.train.model import save_model
     from parlour.train.train import build_model, make_vec_env
 
     plain = _tiny_model(1, [32, 32])
@@ -237,8 +239,8 @@ def test_features_extractor_kwargs_reach_the_extractor_and_are_saved_with_the_mo
     extractor = model.policy.features_extractor
     assert extractor.count_indicators and not plain.policy.features_extractor.count_indicators
     assert extractor.features_dim == plain.policy.features_extractor.features_dim + 6 * 13 * 5
-    model.save(tmp_path / "model.zip")
-    loaded = load_model(tmp_path / "model.zip").policy.features_extractor
+    save_model(model, tmp_path / "model.safetensors")
+    loaded = load_policy_file(tmp_path / "model.safetensors").features_extractor
     assert loaded.count_indicators and loaded.features_dim == extractor.features_dim
 
 
@@ -251,7 +253,7 @@ def test_resume_fills_in_keys_a_run_folder_written_before_them_lacks(tmp_path):
     saved = cfg.to_dict()
     del saved["ppo"]["features_extractor_kwargs"], saved["torch_threads"]
     (tmp_path / "checkpoints").mkdir()
-    (tmp_path / "checkpoints" / "latest.zip").write_bytes(b"")
+    (tmp_path / "checkpoints" / "latest.safetensors").write_bytes(b"")
     (tmp_path / "config.yaml").write_text(yaml.safe_dump(saved))
     check_resume(tmp_path, cfg.to_dict())
     ppo = dict(TINY["ppo"], features_extractor_kwargs={"count_indicators": True})
@@ -263,20 +265,21 @@ def test_resume_fills_in_keys_a_run_folder_written_before_them_lacks(tmp_path):
 def test_init_from_loads_the_weights_and_rejects_a_network_that_does_not_fit(tmp_path):
     import torch
 
+    from parlour.train.model import save_model
     from parlour.train.train import init_weights
 
     source = _tiny_model(1, [32, 32])
-    source.save(tmp_path / "source.zip")
+    save_model(source, tmp_path / "source.safetensors")
     target = _tiny_model(2, [32, 32])
     weights = source.policy.state_dict()
     assert not all(torch.equal(v, target.policy.state_dict()[k]) for k, v in weights.items())
-    init_weights(target, tmp_path / "source.zip")
+    init_weights(target, tmp_path / "source.safetensors")
     for key, value in weights.items():
         assert torch.equal(value, target.policy.state_dict()[key]), key
     with pytest.raises(SystemExit, match="does not fit"):
-        init_weights(_tiny_model(2, [16]), tmp_path / "source.zip")
+        init_weights(_tiny_model(2, [16]), tmp_path / "source.safetensors")
     with pytest.raises(SystemExit, match="no model at"):
-        init_weights(target, tmp_path / "missing.zip")
+        init_weights(target, tmp_path / "missing.safetensors")
 
 
 def test_train_rejects_a_bad_config_file(tmp_path, capsys):
@@ -327,16 +330,17 @@ def test_adam_options_change_speed_not_results():
     assert all(torch.equal(a, b) for a, b in zip(default, trained(**ADAM_OPTIONS), strict=True))
 
 
-LEGACY_MODEL = Path(__file__).parents[1] / "data" / "legacy_audition_model.zip"
+#: a small Audition model (parlour's format; tests/data/legacy_audition_model.zip converted)
+SMALL_MODEL = Path(__file__).parents[1] / "data" / "small_audition_model.safetensors"
 
 
 def test_a_model_of_another_game_is_refused_by_the_config():
     guests = {"name": "x", "game": "guests", "game_options": {"level": "easy"}}
     for key in ("eval", "opponents"):
         section = (
-            {"agents": [f"ppo:{LEGACY_MODEL}"]}
+            {"agents": [f"ppo:{SMALL_MODEL}"]}
             if key == "eval"
-            else {"baselines": {f"ppo:{LEGACY_MODEL}": 1.0}}
+            else {"baselines": {f"ppo:{SMALL_MODEL}": 1.0}}
         )
         with pytest.raises(ConfigError, match="trained on observations of shape"):
             config_from_dict({**guests, key: section})
@@ -347,8 +351,8 @@ def test_a_new_run_refuses_an_agent_whose_model_it_would_delete(tmp_path):
 
     run = tmp_path / "runs" / "tiny"
     (run / "checkpoints").mkdir(parents=True)
-    model = run / "model.zip"
-    shutil.copy(LEGACY_MODEL, model)
+    model = run / "model.safetensors"
+    shutil.copy(SMALL_MODEL, model)
     (run / "report.json").write_text("{}")
     before = sorted(p.name for p in run.rglob("*"))
     cfg = tmp_path / "tiny.yaml"
@@ -405,5 +409,5 @@ def test_periodic_evaluations_see_the_model_after_exactly_their_steps(tmp_path, 
     monkeypatch.setattr(T, "evaluate_agent", recording)
     T.train(config_from_dict(TINY), tmp_path / "long", progress=False)  # evaluates at 512
     T.train(config_from_dict({**TINY, "total_timesteps": 512}), tmp_path / "short", progress=False)
-    short = load_policy(str(tmp_path / "short" / "tiny" / "model.zip")).state_dict()
+    short = load_policy(str(tmp_path / "short" / "tiny" / "model.safetensors")).state_dict()
     assert all(torch.equal(seen[512][k], v) for k, v in short.items())

@@ -181,7 +181,7 @@ def test_shipped_models_are_offered_at_their_own_table(page, tmp_path, monkeypat
          "game_options": {"level": "medium", "observation_mode": "deduced"}},
     ]  # fmt: skip
     for e in entries:
-        (tmp_path / f"{e['name']}.zip").write_bytes(b"(only listed, never played here)")
+        (tmp_path / f"{e['name']}.safetensors").write_bytes(b"(only listed, never played here)")
     (tmp_path / "index.yaml").write_text(json.dumps({"models": entries}))
     monkeypatch.setenv("PARLOUR_MODELS_DIR", str(tmp_path))
     page.reload()

@@ -60,7 +60,7 @@ module-level functions or classes.
 | ``play_ui`` | the ``parlour play`` UI class (:class:`parlour.train.play.PlayUI`); ``None``: not playable in the terminal |
 | ``batched_vec_env`` | ``"module:function(cfg) -> VecEnv | None"``: the game's batched self-play training env (``vec_env: batched`` in a config); ``None`` from the function (or no hook): the per-game envs are used |
 | ``reset_source`` | ``"module:function(env_options, seed) -> (() -> dict) | None"``: reset options prepared ahead of time for training (Awkward Guests: prefetched cases, :mod:`parlour.train.case_pool`); used by the training envs (``SingleSeatEnv(prefetch=True)``) |
-| ``batched_tournament`` | ``"module:function(...) -> list[GameRecord] | None"``: plays tournament games in batch (same records as the per-game path on the same deals); ``None``: the per-game path |
+| ``batched_tournament`` | ``"module:function(players, specs, jobs, seed, game_options, *, trust) -> list[GameRecord] | None"``: plays tournament games in batch (same records as the per-game path on the same deals; ``trust``: pickle-bearing model files may load, ``--trust-model``); ``None``: the per-game path |
 
 Methods the generic code calls: :meth:`GameSpec.factory`, :meth:`~GameSpec.extractor`,
 :meth:`~GameSpec.policy_class`, :meth:`~GameSpec.shaper`, :meth:`~GameSpec.evaluation_options`,

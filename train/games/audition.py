@@ -15,9 +15,9 @@ PPO features
 
 Only soloists (exactly 1) and quartets (exactly 4) score in Audition, so "how many points would
 this slot give me / my neighbour" is a sharply non-linear function of the observation that a
-small MLP learns slowly. ``AuditionFeatures`` (an SB3 ``BaseFeaturesExtractor``, saved inside
-``model.zip``) computes it from the observation vector itself — nothing beyond what the player
-observes — and appends it to the raw vector:
+small MLP learns slowly. ``AuditionFeatures`` (an SB3 ``BaseFeaturesExtractor``, named with its
+options in the model file) computes it from the observation vector itself — nothing beyond what
+the player observes — and appends it to the raw vector:
 
 | features | size | content (points / 5) |
 |---|---|---|

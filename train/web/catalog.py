@@ -8,7 +8,7 @@ options itself, so no file path and no free-form spec or option from HTTP reache
 |---|---|---|
 | every scripted agent of the game (``random``, ``audition.expert``, plug-in agents...) | its name | the name, with the agent's default options (bounded cost) |
 | a model shipped with parlour for this game, at its own player count only | ``ppo:NAME``, ``audition.search:model=NAME`` | the same spec |
-| model ``K`` (1, 2, ...) given by the operator (``parlour serve --model PATH``, ``runs/*/model.zip``) | ``ppo:#K``, ``audition.search:model=#K`` | ``ppo:PATH``, ``audition.search:model=PATH`` (loaded untrusted: ``make_agent``'s default) |
+| model ``K`` (1, 2, ...) given by the operator (``parlour serve --model PATH``, ``runs/*/model.safetensors``) | ``ppo:#K``, ``audition.search:model=#K`` | ``ppo:PATH``, ``audition.search:model=PATH`` (loaded untrusted: ``make_agent``'s default) |
 | a game option | its ``web_options`` name | one of its ``choices`` (``"bool"``: true or false) |
 
 An opponent that is not offered at the table (game and player count) is refused with one and

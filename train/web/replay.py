@@ -230,6 +230,7 @@ def save_tournament_replays(
     options: Mapping[str, Any],
     count: int,
     out: Path,
+    trust: bool = False,
 ) -> list[Path]:
     """Replay files ``out/replay_KKKK.json`` of the first ``count`` games of the tournament
     :func:`parlour.train.tournament.run_tournament` played with these settings (the same deals,
@@ -239,7 +240,7 @@ def save_tournament_replays(
     if count <= 0:
         return []
     table = T.arrangements(len(specs), players)
-    T._init_worker(spec, players, dict(options), list(specs), seed)
+    T._init_worker(spec, players, dict(options), list(specs), seed, trust)
     out.mkdir(parents=True, exist_ok=True)
     paths = []
     for k in range(count):
