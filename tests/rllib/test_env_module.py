@@ -166,3 +166,18 @@ def test_league_maps_slot_0_to_the_learner_and_others_by_episode() -> None:
 def test_rllib_config_errors_name_the_key(extra, message) -> None:
     with pytest.raises(ConfigError, match=message):
         config_from_dict({"name": "x", **extra})
+
+
+def test_selfplay_env_loads_a_pickle_baseline_only_under_trust() -> None:
+    """A ``ppo:`` baseline that is a Stable-Baselines3 zip (pickled data) is refused by the RLlib
+    env unless ``parlour train --trust-model`` put ``trust`` in its config."""
+    from pathlib import Path
+
+    from parlour.agents.trust import UntrustedModelError
+
+    zip_model = Path(__file__).parents[1] / "data" / "legacy_audition_model.zip"
+    config = {"game": "audition", "players": 2, "baselines": {f"ppo:{zip_model}": 1.0}}
+    with pytest.raises(UntrustedModelError, match="pickled data"):
+        SelfPlayEnv(config)
+    env = SelfPlayEnv({**config, "trust": True})
+    assert env.pool is not None

@@ -23,7 +23,9 @@ raw AEC env itself. Per episode (``reset``), from the env's own ``np.random.Gene
 Knock-outs (Awkward Guests): a knocked-out seat is never asked to act again and receives its
 final reward when the game ends, like every other seat. ``env_config`` keys: ``game`` (a name
 or a :class:`~parlour.train.games.GameSpec`), ``players``, ``game_options``, ``baselines``
-(spec → weight), ``baseline_share``, ``seed``.
+(spec → weight), ``baseline_share``, ``seed``, ``trust`` (``True``: baselines may be
+pickle-bearing model files, ``parlour train --trust-model``; default refused,
+:mod:`parlour.agents.trust`).
 """
 
 from __future__ import annotations
@@ -81,7 +83,11 @@ class SelfPlayEnv(MultiAgentEnv):
         self.baseline_share = float(config.get("baseline_share", 0.0))
         if not 0.0 <= self.baseline_share <= 1.0:
             raise ValueError(f"baseline_share must be in [0, 1], got {self.baseline_share}")
-        self.pool = OpponentPool(self.game, config.get("baselines") or {"random": 1.0})
+        self.pool = OpponentPool(
+            self.game,
+            config.get("baselines") or {"random": 1.0},
+            trust=config.get("trust") is True,
+        )
         worker = getattr(config, "worker_index", 0)
         vector = getattr(config, "vector_index", 0)
         self.rng = np.random.default_rng([int(config.get("seed", 0)), worker, vector])

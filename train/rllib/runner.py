@@ -97,6 +97,8 @@ def env_config(cfg: TrainConfig) -> dict[str, Any]:
         "baselines": dict(cfg.opponents.baselines),
         "baseline_share": cfg.rllib.baseline_share if cfg.players > 1 else 0.0,
         "seed": cfg.seed,
+        # pickle-bearing baseline models load only under parlour train --trust-model
+        "trust": cfg.trust_model,
     }
 
 
