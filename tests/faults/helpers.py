@@ -71,13 +71,13 @@ def run_main(argv: list[str], capsys: Any) -> tuple[int, str, str]:
     return code, captured.out, captured.err
 
 
-def run_cli(
-    argv: list[str], cwd: Path, stdin: str = "", timeout: float = 120
-) -> tuple[int, str, str]:
-    """``parlour ARGV`` in a subprocess."""
+def cli_process(
+    argv: list[str], cwd: Path, timeout: float = 120, stdin: str = "", **popen_kwargs: Any
+) -> subprocess.CompletedProcess:
+    """``parlour ARGV`` in a subprocess (``popen_kwargs``: e.g. ``preexec_fn``)."""
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     env.pop("PARLOUR_TRACEBACK", None)
-    proc = subprocess.run(
+    return subprocess.run(
         [sys.executable, "-m", "parlour.train.cli", *argv],
         cwd=cwd,
         input=stdin,
@@ -85,7 +85,15 @@ def run_cli(
         text=True,
         timeout=timeout,
         env=env,
+        **popen_kwargs,
     )
+
+
+def run_cli(
+    argv: list[str], cwd: Path, stdin: str = "", timeout: float = 120
+) -> tuple[int, str, str]:
+    """``parlour ARGV`` in a subprocess: (exit code, stdout, stderr)."""
+    proc = cli_process(argv, cwd, timeout, stdin)
     return proc.returncode, proc.stdout, proc.stderr
 
 

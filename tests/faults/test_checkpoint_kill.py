@@ -23,7 +23,7 @@ from parlour.train import train as train_module
 from parlour.train.run_folder import RunFolderError
 from parlour.train.safe_stop import stop_signals_interrupt
 
-from .helpers import assert_clean_failure, files, run_main, tiny, write_config
+from .helpers import assert_clean_failure, cli_process, files, run_main, tiny, write_config
 
 #: seconds a subprocess may take to reach the point the test waits for / to end
 WAIT_S = 120
@@ -37,17 +37,27 @@ def _argv(tmp_path: Path, cfg: dict, *extra: str) -> list[str]:
 
 
 def _cli(tmp_path: Path, argv: list[str], **kwargs) -> subprocess.CompletedProcess:
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    env.pop("PARLOUR_TRACEBACK", None)
-    return subprocess.run(
-        [sys.executable, "-m", "parlour.train.cli", *argv],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=WAIT_S,
-        env=env,
-        **kwargs,
-    )
+    return cli_process(argv, tmp_path, WAIT_S, **kwargs)
+
+
+def _signal_at_step(monkeypatch, send) -> None:
+    """Make ``parlour train``'s callback call ``send(callback)`` once, at :data:`SIGNAL_AT`."""
+    real = train_module._make_callback
+
+    def make(*args, **kwargs):
+        cb = real(*args, **kwargs)
+        on_step = cb._on_step
+
+        def step() -> bool:
+            if cb.num_timesteps >= SIGNAL_AT and not getattr(cb, "sent", False):
+                cb.sent = True
+                send(cb)
+            return on_step()
+
+        cb._on_step = step
+        return cb
+
+    monkeypatch.setattr(train_module, "_make_callback", make)
 
 
 def _report(run: Path) -> dict:
@@ -302,23 +312,8 @@ def test_sigterm_saves_the_run_like_ctrl_c_and_resume_finishes_it(tmp_path, caps
         raise RuntimeError("SIGTERM reached pytest's handler")
 
     outer = signal.signal(signal.SIGTERM, unhandled)
-    real = train_module._make_callback
-
-    def make(*args, **kwargs):
-        cb = real(*args, **kwargs)
-        on_step = cb._on_step
-
-        def step() -> bool:
-            if cb.num_timesteps >= SIGNAL_AT and not getattr(cb, "sent", False):
-                cb.sent = True
-                os.kill(os.getpid(), signal.SIGTERM)
-            return on_step()
-
-        cb._on_step = step
-        return cb
-
     try:
-        monkeypatch.setattr(train_module, "_make_callback", make)
+        _signal_at_step(monkeypatch, lambda cb: os.kill(os.getpid(), signal.SIGTERM))
         argv = _argv(tmp_path, tiny())
         run = tmp_path / "runs" / "tiny"
         _check_interrupted(run, run_main(argv, capsys), 64)
@@ -391,24 +386,13 @@ def test_a_signal_during_the_renames_of_a_checkpoint_waits_for_them(tmp_path, mo
 def test_sigterm_to_every_process_of_a_subproc_run_still_saves_it(tmp_path, capsys, monkeypatch):
     """SLURM signals every process of a job: the env workers die of SIGTERM while the main
     process takes the save-and-exit path; closing the dead workers does not stop it."""
-    real = train_module._make_callback
 
-    def make(*args, **kwargs):
-        cb = real(*args, **kwargs)
-        on_step = cb._on_step
+    def terminate_all(cb) -> None:
+        for proc in cb.training_env.unwrapped.processes:
+            os.kill(proc.pid, signal.SIGTERM)
+            proc.join(WAIT_S)
+        os.kill(os.getpid(), signal.SIGTERM)
 
-        def step() -> bool:
-            if cb.num_timesteps >= SIGNAL_AT and not getattr(cb, "sent", False):
-                cb.sent = True
-                for proc in cb.training_env.unwrapped.processes:
-                    os.kill(proc.pid, signal.SIGTERM)
-                    proc.join(WAIT_S)
-                os.kill(os.getpid(), signal.SIGTERM)
-            return on_step()
-
-        cb._on_step = step
-        return cb
-
-    monkeypatch.setattr(train_module, "_make_callback", make)
+    _signal_at_step(monkeypatch, terminate_all)
     cfg = tiny(n_envs=2, vec_env="subproc", ppo={"n_steps": 32})
     _check_interrupted(tmp_path / "runs" / "tiny", run_main(_argv(tmp_path, cfg), capsys), 64)
