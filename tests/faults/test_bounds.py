@@ -227,7 +227,7 @@ def test_jobs_are_made_lazily_and_equal_the_old_list():
 def test_the_batched_path_gets_the_lazy_jobs(monkeypatch):
     seen = []
 
-    def hook(game, players, specs, jobs, seed, options):
+    def hook(game, players, specs, jobs, seed, options, trust):
         seen.append(jobs)
         return None  # decline: the per-game path plays
 
