@@ -166,3 +166,15 @@ def test_the_rate_of_quiet_clients_is_forgotten() -> None:
     clock.advance(RATE_WINDOW_S)
     new_game(app, client=VISITOR, opponents=["random"])
     assert list(app.state.games.started) == [VISITOR]
+
+
+def test_requests_refused_after_the_catalog_check_do_not_count_against_the_rate() -> None:
+    """A request that passes the catalog but is refused when its game is built (a seat past the
+    table) does not use up the client's rate: the refusal is a 400 each time, never a 429, and a
+    good game still starts (found by review: it counted before the game was built)."""
+    app = make_app(clock=Clock(), limits=Limits(per_minute=2))
+    for _ in range(3):
+        assert new_game(app, client=ATTACKER, seat=5).status == 400
+    assert new_game(app, client=ATTACKER).status == 200
+    assert new_game(app, client=ATTACKER).status == 200
+    assert new_game(app, client=ATTACKER).status == 429  # (two kept games: the rate is used)

@@ -341,33 +341,41 @@ class SessionStore:
             )
 
     def admit(self, client: str) -> None:
-        """Refuse a new session of ``client`` beyond the bounds (503) or the rate (429); else
-        count it against the rate."""
+        """Refuse a new session of ``client`` beyond the bounds (503) or the rate (429), before
+        any work; a session counts against the rate only once :meth:`add` keeps it, so a refused
+        request (400) never uses up the client's rate."""
         self.expire()
         now = self.clock()
         with self.lock:
             self._room(client)
-            for quiet in [c for c, t in self.started.items() if now - t[-1] >= RATE_WINDOW_S]:
-                del self.started[quiet]  # (the clients of no recent game are forgotten)
-            recent = self.started.setdefault(client, deque())
-            while recent and now - recent[0] >= RATE_WINDOW_S:
-                recent.popleft()
-            if len(recent) >= self.limits.per_minute:
+            if len(self._recent(client, now)) >= self.limits.per_minute:
                 raise WebError(
                     f"too many new {self.what}s from your address: at most "
                     f"{self.limits.per_minute} in {RATE_WINDOW_S:g} s; wait a moment",
                     429,
                 )
-            recent.append(now)
+
+    def _recent(self, client: str, now: float) -> deque:
+        """The start times of ``client``'s sessions in the last :data:`RATE_WINDOW_S` (call with
+        the lock held); the clients of no recent session are forgotten."""
+        quiet = [c for c, t in self.started.items() if not t or now - t[-1] >= RATE_WINDOW_S]
+        for gone in quiet:
+            del self.started[gone]
+        recent = self.started.setdefault(client, deque())
+        while recent and now - recent[0] >= RATE_WINDOW_S:
+            recent.popleft()
+        return recent
 
     def add(self, item: Any, client: str = "") -> str:
-        """Keep ``item`` under a new id (for ``client``), within the bounds."""
+        """Keep ``item`` under a new id (for ``client``), within the bounds; it counts against
+        the client's rate."""
         key = secrets.token_hex(ID_BYTES)
         now = self.clock()
         with self.lock:
             self._room(client)
             self.sessions[key] = item
             self.kept[key] = _Kept(client, now, now)
+            self._recent(client, now).append(now)
         return key
 
     def create(self, body: Any, client: str = "", catalog: Catalog | None = None) -> tuple:
