@@ -86,6 +86,16 @@ def check_reset_options(options: Any, allowed: Sequence[str]) -> dict[str, Any]:
     return dict(options)
 
 
+def check_seed(seed: Any) -> None:
+    """``ValueError`` unless ``seed`` is ``None`` or a non-negative int (Python or NumPy; not a
+    bool, a float or a string: NumPy's ``default_rng`` would take ``True`` as 1 silently and
+    fail on ``1.5`` with its own ``TypeError``)."""
+    if seed is not None and not (is_int(seed) and seed >= 0):
+        shown = repr(seed)
+        shown = shown if len(shown) <= SHOWN_CHARS else shown[:SHOWN_CHARS] + "..."
+        raise ValueError(f"seed must be None or an int >= 0, got {type(seed).__name__} {shown}")
+
+
 def require_reset(game: Any, what: str) -> None:
     """``RuntimeError`` while ``game`` is ``None`` (an env that was never reset)."""
     if game is None:

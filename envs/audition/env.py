@@ -127,7 +127,7 @@ from typing import Any
 import numpy as np
 from pettingzoo import AECEnv
 
-from parlour.envs._checks import check_reset_options, require_reset
+from parlour.envs._checks import check_reset_options, check_seed, require_reset
 from parlour.envs.aec_common import TableGameAEC
 from parlour.envs.audition import rules as R
 from parlour.envs.audition.observation import ObservationEncoder
@@ -189,6 +189,7 @@ class raw_env(TableGameAEC, AECEnv):
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         options = check_reset_options(options, RESET_OPTIONS)
+        check_seed(seed)
         with self._generator_for_reset(seed) as rng:  # a reset that raises changes nothing
             self.game = R.new_game(
                 self.config, rng, deck=options.get("deck"), start=options.get("start")

@@ -194,7 +194,7 @@ from typing import Any
 import numpy as np
 from pettingzoo import AECEnv
 
-from parlour.envs._checks import check_reset_options, require_int, require_reset
+from parlour.envs._checks import check_reset_options, check_seed, require_int, require_reset
 from parlour.envs.aec_common import TableGameAEC
 from parlour.envs.wrappers import classic_wrappers
 
@@ -392,6 +392,7 @@ class raw_env(TableGameAEC, AECEnv):
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         # A reset that raises (a bad case or deck) changes nothing: the new game is dealt with a
         # copy of the generator, which replaces the env's only once the deal succeeded.
+        check_seed(seed)
         if seed is not None or self._np_random is None:
             rng = np.random.default_rng(seed)
         else:

@@ -60,7 +60,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from parlour.envs._checks import check_reset_options, is_int, require_reset
+from parlour.envs._checks import check_reset_options, check_seed, is_int, require_reset
 
 from . import actions as A
 from . import game as G
@@ -112,6 +112,8 @@ class AwkwardGuestsSoloEnv(gymnasium.Env):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         # a reset that raises (a bad case or deck) leaves the generator and the game as they were
+        check_seed(seed)
+        seed = None if seed is None else int(seed)  # (Gymnasium takes Python ints only)
         saved = (self._np_random, self._np_random_seed)
         super().reset(seed=seed)
         rng = self.np_random if seed is not None else copy.deepcopy(self.np_random)

@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from parlour.envs import audition_v1, awkward_guests_v1
@@ -131,3 +132,19 @@ def test_solo_calls_before_reset_say_reset_first(call):
     args = (0,) if call == "step" else ()
     with pytest.raises(RuntimeError, match=r"call reset\(\) before"):
         getattr(env, call)(*args)
+
+
+@pytest.mark.parametrize("name", ALL)
+@pytest.mark.parametrize(
+    ("seed", "kind"), [(True, "bool"), (1.5, "float"), ("1", "str"), (-1, "int")]
+)
+def test_seeds_that_are_not_non_negative_ints_are_refused_naming_seed(name, seed, kind):
+    """``reset(seed=True)`` was taken as seed 1 silently; ``1.5`` and ``"1"`` failed inside NumPy
+    with its ``TypeError`` (found by the attack review). A refused reset changes nothing."""
+    env = ALL[name]()
+    env.reset(seed=0)
+    game = _game(env)
+    with pytest.raises(ValueError, match=rf"seed must be None or an int >= 0, got {kind}"):
+        env.reset(seed=seed)
+    assert _game(env) is game
+    env.reset(seed=np.int64(3))  # a NumPy integer is an int
