@@ -106,6 +106,8 @@ from parlour.train.run_folder import (
     refuse_agent_models_in,
 )
 from parlour.train.safe_stop import (
+    FINAL_EVALUATION,
+    final_eval_interrupt_message,
     interrupt_message,
     no_interrupts,
     stop_signals_interrupt,
@@ -547,7 +549,19 @@ def _train_locked(cfg: TrainConfig, run_dir: Path, resume: bool, progress: bool)
     )
     t_eval = time.perf_counter()
     learner = f"ppo:{run_dir / RUN_MODEL_FILE}"
-    final = evaluate_agent(cfg, learner, cfg.eval.final_agents, cfg.eval.final_games, progress, 1)
+    try:
+        final = evaluate_agent(
+            cfg, learner, cfg.eval.final_agents, cfg.eval.final_games, progress, 1
+        )
+    except KeyboardInterrupt:  # (the model and the checkpoint are saved: the report only)
+        with no_interrupts():
+            report = _report(cfg, run_dir, state, model.num_timesteps, steps_per_s, 0.0, {})
+            report["interrupted"] = True
+            report["interrupted_during"] = FINAL_EVALUATION
+            write_report(report, run_dir, spec)
+            message = final_eval_interrupt_message(run_dir, model.num_timesteps, RUN_MODEL_FILE)
+            print(message, file=sys.stderr)
+            return report
     eval_time = time.perf_counter() - t_eval
     summary = learner_summary(final, spec)
     state.history.append(

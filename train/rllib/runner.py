@@ -36,6 +36,7 @@ Faults:
 | what | what the run does |
 |---|---|
 | Ctrl-C or SIGTERM (SLURM, ``timeout``, ``docker stop``) while training | saves ``checkpoints/latest`` and ``checkpoint/`` of the weights at that moment (steps: the last whole iteration), the state and the report (``"interrupted": true``, no final evaluation); one line on stderr, exit 130; ``--resume`` continues |
+| Ctrl-C or SIGTERM during the final evaluation | ``checkpoint/`` and ``checkpoints/latest`` are already saved: the report (``"interrupted": true``, ``"interrupted_during": "final evaluation"``, no final table), one line, exit 130; ``--resume`` trains no further step (as for any finished run) and plays the final evaluation |
 | Ctrl-C or SIGTERM while a checkpoint is written | held until the checkpoint is whole (:func:`~parlour.train.safe_stop.held_stop_signals`), then as above |
 | a kill at any moment | every file is written to a temporary name and moved into place; a checkpoint folder is rotated in only when complete, the one before kept as ``checkpoints/previous`` (:mod:`parlour.train.rllib.checkpoints`) |
 | ``--resume`` with ``latest`` missing, incomplete or corrupt | resumes from ``previous`` and says so |
@@ -65,7 +66,12 @@ from parlour.train.rllib.checkpoints import (
     save_checkpoint,
 )
 from parlour.train.rllib.league import LEARNER, map_slot, snapshot_ids, take_snapshot
-from parlour.train.safe_stop import held_stop_signals, stop_signals_interrupt
+from parlour.train.safe_stop import (
+    FINAL_EVALUATION,
+    final_eval_interrupt_message,
+    held_stop_signals,
+    stop_signals_interrupt,
+)
 from parlour.train.train import MIN_DURATION_S
 
 #: the run's final checkpoint (the agent ``rllib:runs/NAME/checkpoint``)
@@ -498,19 +504,25 @@ def _report(s: Session, where: str, eval_time: float, final: dict[str, Any]) -> 
     }
 
 
-def _interrupted(s: Session, where: str) -> dict[str, Any]:
-    """The report of an interrupted run (no final evaluation) and its one line on stderr."""
+def _interrupted(s: Session, where: str, during: str | None = None) -> dict[str, Any]:
+    """The report of an interrupted run (no final evaluation) and its one line on stderr;
+    ``during``: :data:`~parlour.train.safe_stop.FINAL_EVALUATION` when training was done."""
     from parlour.train.report import write_report
 
     with held_stop_signals() as received:
         report = _report(s, where, 0.0, {})
         report["interrupted"] = True
+        if during is not None:
+            report["interrupted_during"] = during
         write_report(report, s.run_dir, s.cfg.game_spec)
-        print(
-            f"parlour train: interrupted at {s.steps} env steps; saved {s.run_dir / FINAL}, "
-            f"checkpoints/{LATEST} and the report in {s.run_dir}; continue with --resume",
-            file=sys.stderr,
-        )
+        if during == FINAL_EVALUATION:
+            message = final_eval_interrupt_message(s.run_dir, s.steps, f"{FINAL}/")
+        else:
+            message = (
+                f"parlour train: interrupted at {s.steps} env steps; saved {s.run_dir / FINAL}, "
+                f"checkpoints/{LATEST} and the report in {s.run_dir}; continue with --resume"
+            )
+        print(message, file=sys.stderr)
         received.clear()  # (a second signal while saving: stopping anyway)
     return report
 
@@ -523,9 +535,12 @@ def _finish(s: Session, where: str, progress: bool) -> dict[str, Any]:
     steps_per_s = s.session_steps / max(s.train_time, MIN_DURATION_S)
     print(f"training done: {s.steps} env steps, {steps_per_s:.0f} steps/s; final evaluation")
     t_eval = time.perf_counter()
-    final = evaluate_checkpoint(
-        cfg, run_dir / FINAL, cfg.eval.final_agents, cfg.eval.final_games, progress, 1
-    )
+    try:
+        final = evaluate_checkpoint(
+            cfg, run_dir / FINAL, cfg.eval.final_agents, cfg.eval.final_games, progress, 1
+        )
+    except KeyboardInterrupt:  # (the checkpoints are saved: the report only)
+        return _interrupted(s, where, during=FINAL_EVALUATION)
     report = _report(s, where, time.perf_counter() - t_eval, final)
     s.history.append(
         {
