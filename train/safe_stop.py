@@ -98,12 +98,15 @@ def interrupt_message(run_dir: Path, timesteps: int) -> str:
     )
 
 
-def final_eval_interrupt_message(run_dir: Path, timesteps: int, saved: str) -> str:
+def final_eval_interrupt_message(
+    run_dir: Path, timesteps: int, saved: str, resume: str = "--resume"
+) -> str:
     """The one line printed when a signal stops the final evaluation (both backends; ``saved``
-    names the run's model: ``model.safetensors``, RLlib's ``checkpoint/``)."""
+    names the run's model: ``model.safetensors``, RLlib's ``checkpoint/``; ``resume`` the flags
+    that resume it)."""
     return (
         f"parlour train: interrupted during the final evaluation, after {timesteps} steps of "
-        f"training; saved {saved}, the checkpoint and the report in {run_dir}; --resume plays "
+        f"training; saved {saved}, the checkpoint and the report in {run_dir}; {resume} plays "
         "the final evaluation"
     )
 

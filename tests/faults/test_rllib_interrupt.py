@@ -106,6 +106,7 @@ def test_interrupt_saves_the_current_weights_and_the_report(interrupted) -> None
     assert code == 130, err
     lines = [line for line in err.splitlines() if line.startswith("parlour train")]
     assert lines == [lines[0]] and "interrupted at 128 env steps" in lines[0]
+    assert lines[0].endswith("continue with --resume --trust-model")
     assert "Traceback" not in err
     report = json.loads((run / "report.json").read_text())
     assert report["interrupted"] is True and report["final"] == {}
@@ -126,7 +127,9 @@ def test_resume_continues_and_falls_back_to_previous(interrupted, tmp_path, caps
     argv = [*argv[:2], "--runs", str(runs), "--no-progress"]
 
     # --resume finishes the run; latest and previous are both whole
-    code, _, err = run_main([*argv, "--resume", "--timesteps", str(2 * BATCH)], capsys)
+    code, _, err = run_main(
+        [*argv, "--resume", "--trust-model", "--timesteps", str(2 * BATCH)], capsys
+    )
     assert code == 0, err
     assert json.loads((run / "report.json").read_text())["timesteps"] == 2 * BATCH
     assert _marker_steps(run / "checkpoints" / LATEST) == 2 * BATCH
@@ -135,7 +138,9 @@ def test_resume_continues_and_falls_back_to_previous(interrupted, tmp_path, caps
     # a corrupt latest: --resume goes on from previous, and says so
     for state in (run / "checkpoints" / LATEST).rglob("*.pkl"):
         state.write_bytes(b"\x80\x04corrupt")
-    code, out, err = run_main([*argv, "--resume", "--timesteps", str(3 * BATCH)], capsys)
+    code, out, err = run_main(
+        [*argv, "--resume", "--trust-model", "--timesteps", str(3 * BATCH)], capsys
+    )
     assert code == 0, err
     assert f"resuming from {run / 'checkpoints' / PREVIOUS}" in out
     history = json.loads((run / "report.json").read_text())["history"]
@@ -145,7 +150,9 @@ def test_resume_continues_and_falls_back_to_previous(interrupted, tmp_path, caps
     for checkpoint in (LATEST, PREVIOUS):
         for state in (run / "checkpoints" / checkpoint).rglob("*.pkl"):
             state.write_bytes(b"\x80\x04corrupt")
-    code, _, err = run_main([*argv, "--resume", "--timesteps", str(4 * BATCH)], capsys)
+    code, _, err = run_main(
+        [*argv, "--resume", "--trust-model", "--timesteps", str(4 * BATCH)], capsys
+    )
     assert code == 2, err
     assert err.strip().count("\n") == 0 and "no checkpoint in" in err and "can be loaded" in err
 
@@ -241,13 +248,14 @@ def test_sigterm_during_the_final_evaluation_writes_the_report_and_resume_plays_
         assert "Traceback" not in err
         lines = [line for line in err.splitlines() if line.startswith("parlour train")]
         assert len(lines) == 1 and "interrupted during the final evaluation" in lines[0], err
+        assert "--resume --trust-model plays the final evaluation" in lines[0]
         report = json.loads((run / "report.json").read_text())
         assert report["interrupted"] is True and report["interrupted_during"] == "final evaluation"
         assert report["final"] == {} and report["timesteps"] == BATCH
         assert "Interrupted** during the final evaluation" in (run / "report.md").read_text()
         assert _marker_steps(run / "checkpoints" / LATEST) == BATCH
         monkeypatch.undo()
-        code, out, err = run_main([*argv, "--resume"], capsys)
+        code, out, err = run_main([*argv, "--resume", "--trust-model"], capsys)
         assert code == 0, err
     finally:
         signal.signal(signal.SIGTERM, outer)
