@@ -15,12 +15,16 @@ evaluation history, the snapshots, the wall time, and the size and SHA-256 of it
 | :func:`find_checkpoints` | the usable pairs, newest first (:class:`Checkpoint`): a state is paired with the model file whose size and digest it records, so a pair caught half-way through a move is still found; a missing, truncated, corrupt or mismatched file only removes its pair. No usable pair: :class:`~parlour.train.run_folder.RunFolderError` naming what is wrong with each file |
 | :func:`rewrite_state` | the newest pair's ``state.json`` again, same model (the final evaluation added) |
 | :class:`RunState` | the state of a run in progress: restored from the pair ``--resume`` uses, saved with each new model (:meth:`RunState.save`), updated with the final evaluation (:meth:`RunState.update`) |
+| :func:`converted_snapshot` | a snapshot path of a restored state, or the converted model file beside it (an older run's ``snapshot_N.zip`` converted by ``parlour models convert`` to ``snapshot_N.safetensors``) |
 | :func:`read_state` | a ``state.json``, read through :func:`parlour._files.read_regular_file` (at most :data:`MAX_STATE_BYTES`) |
 
 ``--resume`` loads the first pair whose model loads; when that is not the newest
 (``latest.safetensors`` with ``state.json``) it prints one warning line naming the pair it uses and its
 step count (:func:`fallback_warning`). A state written before states recorded their model (no ``model``
-key) pairs with ``latest.safetensors`` by name, unchecked.
+key) pairs with ``latest.safetensors`` by name, unchecked. The state of an older parlour's run
+lists its self-play snapshots as SB3 zips (``snapshots/snapshot_N.zip``, pickles); each one
+converted beside itself (``snapshot_N.safetensors``) is played instead, without
+``--trust-model`` (:func:`converted_snapshot`).
 """
 
 from __future__ import annotations
@@ -42,6 +46,8 @@ from parlour.train.safe_stop import deferred_interrupts
 CHECKPOINT_MODEL = "latest.safetensors"
 #: the newest checkpoint's state
 STATE_FILE = "state.json"
+#: the suffix of an older parlour's model files (SB3 zips: pickles)
+OLD_MODEL_SUFFIX = ".zip"
 #: the previous checkpoint: its model file keeps the model format's suffix
 PREVIOUS_MODEL = "previous" + Path(CHECKPOINT_MODEL).suffix
 PREVIOUS_STATE = "previous_state.json"
@@ -184,6 +190,17 @@ def fallback_warning(used: Checkpoint, folder: Path) -> str:
     )
 
 
+def converted_snapshot(path: str) -> str:
+    """``path``, or the model file of parlour's format beside it when ``path`` is an older
+    parlour's SB3 zip that was converted there (``snapshot_N.zip`` -> ``snapshot_N.safetensors``,
+    ``parlour models convert``)."""
+    old = Path(path)
+    new = old.with_suffix(Path(CHECKPOINT_MODEL).suffix)
+    if old.suffix == OLD_MODEL_SUFFIX and new.is_file():
+        return str(new)
+    return path
+
+
 class RunState:
     """What a checkpoint of ``parlour train`` remembers besides the model (its ``state.json``):
     the evaluation history, the snapshots, the wall time; saved with the model as a pair."""
@@ -198,7 +215,7 @@ class RunState:
     def restore(self, ckpt: Checkpoint) -> None:
         """The state of the pair ``--resume`` continues from."""
         self.history = list(ckpt.data["history"])
-        self.snapshots = [str(p) for p in ckpt.data["snapshots"]]
+        self.snapshots = [converted_snapshot(str(p)) for p in ckpt.data["snapshots"]]
         self.wall_time = float(ckpt.data["wall_time"])
         self.model_record = ckpt.data.get("model")
 

@@ -47,6 +47,7 @@ import numpy as np
 
 from parlour._files import atomic_path, write_atomic
 from parlour.train.errors import UserError
+from parlour.train.safe_stop import FINAL_EVALUATION
 
 if TYPE_CHECKING:
     from parlour.train.games import Column, GameSpec
@@ -397,11 +398,20 @@ def report_markdown(report: Mapping[str, Any], spec: GameSpec | None = None) -> 
         f"{report['final_eval_wall_time_s']:.0f} s.",
         "",
     ]
-    if report.get("interrupted"):
+    # (an RLlib run's checkpoints hold pickles: its resume needs the trust flag)
+    resume = "--resume --trust-model" if report.get("backend") == "rllib" else "--resume"
+    if report.get("interrupted_during") == FINAL_EVALUATION:
+        lines += [
+            f"**Interrupted** during the final evaluation, after {report['timesteps']} learner "
+            "steps of training (Ctrl-C or SIGTERM): the model and the checkpoint were saved, "
+            f"the final evaluation was not finished; `parlour train CONFIG {resume}` plays it.",
+            "",
+        ]
+    elif report.get("interrupted"):
         lines += [
             f"**Interrupted** at {report['timesteps']} learner steps (Ctrl-C or SIGTERM): the "
             "model and a checkpoint were saved there, the final evaluation was not played; "
-            "`parlour train CONFIG --resume` continues the run.",
+            f"`parlour train CONFIG {resume}` continues the run.",
             "",
         ]
     imitation = report.get("imitation")

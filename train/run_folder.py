@@ -10,6 +10,7 @@
 | ``--resume`` keeps the record true | a config that differs from the run's ``config.yaml`` in anything that shapes the model or the game (:data:`RESUME_FIXED_KEYS`) is refused, naming the keys (:func:`resume_differences`); ``config.yaml`` is rewritten only after that check |
 | a kill loses at most the checkpoint being written | every file a run writes goes to a temporary name and is ``os.replace``d (:mod:`parlour._files`); a checkpoint is a model file with its ``state.json``, the previous pair kept until a new one is complete (:mod:`parlour.train.checkpoints`); ``--resume`` falls back to the previous pair, with a warning, when the newest is missing, truncated, corrupt or mismatched |
 | ``--resume`` never resets the history | a missing or corrupt ``state.json`` (with no usable previous pair) refuses ``--resume``, naming the file; the run folder is left as it was |
+| an older parlour's run says how to resume it | its ``checkpoints/latest.zip`` and ``snapshots/*.zip`` hold pickles: ``--resume`` names the ``parlour models convert`` command of the checkpoint and the number of snapshots to convert beside themselves (:func:`old_run_hint`; the resumed run plays the converted snapshots, :func:`parlour.train.checkpoints.converted_snapshot`) |
 
 Errors are :class:`RunFolderError` (a :class:`~parlour.train.errors.UserError`): one line, exit 2.
 """
@@ -122,12 +123,9 @@ def check_resume(run_dir: Path, cfg_dict: dict[str, Any], checkpoint: str | None
         found = ckpt.is_dir() and (folder / "state.json").is_file()
     if not found:
         old = run_dir / "checkpoints" / OLD_CHECKPOINT_MODEL
-        hint = (
-            f" (the run holds {old.name}, an older parlour's checkpoint, which holds pickles: "
-            f"'parlour models convert {old} {ckpt} --trust-model' converts it once, if you "
-            "trust it)"
-        )
-        raise RunFolderError(f"--resume but no checkpoint at {ckpt}" + hint * old.is_file())
+        if old.is_file():
+            raise RunFolderError(old_run_hint(run_dir, old, ckpt))
+        raise RunFolderError(f"--resume but no checkpoint at {ckpt}")
     path = run_dir / "config.yaml"
     try:
         text = read_regular_file(path, max_bytes=MAX_RUN_CONFIG_BYTES, what="--resume")
@@ -145,6 +143,25 @@ def check_resume(run_dir: Path, cfg_dict: dict[str, Any], checkpoint: str | None
             "shape the model or the game and come from the checkpoint); start a new run "
             "(another name or --overwrite) to change them"
         )
+
+
+def old_run_hint(run_dir: Path, old: Path, ckpt: Path) -> str:
+    """The ``--resume`` error for an older parlour's run (SB3 zips: pickles): what converts it
+    so that ``--resume`` takes it, its checkpoint ``old`` to ``ckpt`` and each self-play snapshot
+    ``snapshots/X.zip`` to ``X.safetensors`` beside it (the resumed run plays those instead of
+    the zips). Short: one error line is cut at ``MAX_MESSAGE_CHARS`` (parlour.train.errors)."""
+    hint = (
+        f"--resume: no {ckpt.name} but an older parlour's checkpoint {old.name}, which holds "
+        f"pickles; if you trust it, convert it once: 'parlour models convert {old} {ckpt} "
+        "--trust-model'"
+    )
+    snapshots = sorted((run_dir / "snapshots").glob(f"*{old.suffix}"))
+    if snapshots:
+        hint += (
+            f"; likewise each self-play snapshot snapshots/X.zip to X.safetensors beside it "
+            f"({len(snapshots)} files)"
+        )
+    return hint
 
 
 class RunLock:

@@ -10,6 +10,7 @@ checkpoint pairs (:mod:`parlour.train.checkpoints`; RLlib: :mod:`parlour.train.r
 | where (SB3 backend) | what Ctrl-C or SIGTERM does |
 |---|---|
 | main process, while learning | ``model.learn`` is stopped; the model is rolled back to its last finished rollout's step count (the weights of that update), saved as ``model.safetensors`` and as a new checkpoint pair (``checkpoints/latest.safetensors`` with ``state.json``), the report of what was done is written (``report.json`` ``"interrupted": true``, ``report.md`` says "Interrupted at N learner steps", no final evaluation) and the command exits with code 130 and one line; ``--resume`` continues to the same final step count an uninterrupted run reaches |
+| main process, during the final evaluation (training done) | the evaluation is stopped; the model and the checkpoint are already saved at the final step count, the report is written without a final table (``"interrupted": true``, ``"interrupted_during": "final evaluation"``; ``report.md`` says "Interrupted during the final evaluation"), one line, exit 130; ``--resume`` trains no further step (as for any finished run), saves the same model again and plays the final evaluation |
 | while saving | ignored (:func:`no_interrupts`, both signals): a second signal cannot leave a half-written model (every file is written atomically too) |
 | during the renames of a checkpoint | held (:func:`deferred_interrupts`) until the last rename, then taken |
 | vec env and evaluation workers | Ctrl-C is ignored (:func:`workers_ignore_interrupts`): the main process closes them, so no worker prints a traceback. SIGTERM keeps its default there: it is how ``multiprocessing.Pool`` ends its workers; env workers it killed (SLURM signals every process of a job) do not stop the save (closing them after a stop ignores their broken pipes) |
@@ -25,6 +26,7 @@ The RLlib backend (:mod:`parlour.train.rllib.runner`) holds both signals while i
 | :func:`held_stop_signals` | context manager: SIGINT and SIGTERM wait for the end of the block, then ``KeyboardInterrupt`` (unless the caller drops them) |
 | :func:`workers_ignore_interrupts` | in a worker process: ignore SIGINT |
 | :func:`interrupt_message` | the one line printed when a run was interrupted |
+| :func:`final_eval_interrupt_message` | the one line printed when the final evaluation was interrupted |
 """
 
 from __future__ import annotations
@@ -38,6 +40,8 @@ from pathlib import Path
 
 #: the signals that stop a run as Ctrl-C does (SIGTERM: SLURM, ``timeout``, ``docker stop``)
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+#: ``report.json`` ``"interrupted_during"`` of a run stopped during its final evaluation
+FINAL_EVALUATION = "final evaluation"
 
 
 def workers_ignore_interrupts() -> None:
@@ -91,6 +95,19 @@ def interrupt_message(run_dir: Path, timesteps: int) -> str:
     return (
         f"parlour train: interrupted at {timesteps} steps; saved model.safetensors, the checkpoint "
         f"and the report in {run_dir}; continue with --resume"
+    )
+
+
+def final_eval_interrupt_message(
+    run_dir: Path, timesteps: int, saved: str, resume: str = "--resume"
+) -> str:
+    """The one line printed when a signal stops the final evaluation (both backends; ``saved``
+    names the run's model: ``model.safetensors``, RLlib's ``checkpoint/``; ``resume`` the flags
+    that resume it)."""
+    return (
+        f"parlour train: interrupted during the final evaluation, after {timesteps} steps of "
+        f"training; saved {saved}, the checkpoint and the report in {run_dir}; {resume} plays "
+        "the final evaluation"
     )
 
 

@@ -106,6 +106,8 @@ from parlour.train.run_folder import (
     refuse_agent_models_in,
 )
 from parlour.train.safe_stop import (
+    FINAL_EVALUATION,
+    final_eval_interrupt_message,
     interrupt_message,
     no_interrupts,
     stop_signals_interrupt,
@@ -534,20 +536,22 @@ def _train_locked(cfg: TrainConfig, run_dir: Path, resume: bool, progress: bool)
     spec = cfg.game_spec
     state = RunState(run_dir / "checkpoints")  # (restored from the checkpoint by --resume)
     model, steps_per_s, interrupted = _learn(cfg, run_dir, state, resume, progress)
+    stopped = partial(_interrupted, cfg, run_dir, state, model.num_timesteps, steps_per_s)
     if interrupted:
-        with no_interrupts():
-            report = _report(cfg, run_dir, state, model.num_timesteps, steps_per_s, 0.0, {})
-            report["interrupted"] = True
-            write_report(report, run_dir, spec)
-            print(interrupt_message(run_dir, model.num_timesteps), file=sys.stderr)
-            return report
+        return stopped(None, interrupt_message(run_dir, model.num_timesteps))
 
     print(
         f"training done: {model.num_timesteps} steps, {steps_per_s:.0f} steps/s; final evaluation"
     )
     t_eval = time.perf_counter()
     learner = f"ppo:{run_dir / RUN_MODEL_FILE}"
-    final = evaluate_agent(cfg, learner, cfg.eval.final_agents, cfg.eval.final_games, progress, 1)
+    try:
+        final = evaluate_agent(
+            cfg, learner, cfg.eval.final_agents, cfg.eval.final_games, progress, 1
+        )
+    except KeyboardInterrupt:  # (the model and the checkpoint are saved: the report only)
+        message = final_eval_interrupt_message(run_dir, model.num_timesteps, RUN_MODEL_FILE)
+        return stopped(FINAL_EVALUATION, message)
     eval_time = time.perf_counter() - t_eval
     summary = learner_summary(final, spec)
     state.history.append(
@@ -563,6 +567,29 @@ def _train_locked(cfg: TrainConfig, run_dir: Path, resume: bool, progress: bool)
     write_report(report, run_dir, spec)
     print_report(report, spec)
     print(f"wrote {run_dir}/report.md, report.json, learning_curve.png, {RUN_MODEL_FILE}")
+    return report
+
+
+def _interrupted(
+    cfg: TrainConfig,
+    run_dir: Path,
+    state: RunState,
+    timesteps: int,
+    steps_per_s: float,
+    during: str | None,
+    message: str,
+) -> dict[str, Any]:
+    """The report of a stopped run (no final table; ``"interrupted_during"``: ``during`` when
+    given), written with signals ignored, and its one line on stderr."""
+    from parlour.train.report import write_report
+
+    with no_interrupts():
+        report = _report(cfg, run_dir, state, timesteps, steps_per_s, 0.0, {})
+        report["interrupted"] = True
+        if during is not None:
+            report["interrupted_during"] = during
+        write_report(report, run_dir, cfg.game_spec)
+        print(message, file=sys.stderr)
     return report
 
 

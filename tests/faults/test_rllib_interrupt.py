@@ -36,6 +36,8 @@ BATCH = 128
 WAIT_S = 300
 #: no periodic checkpoint during these runs
 NEVER = 10**6
+#: a final_games count no periodic evaluation uses (a test stops the final evaluation by it)
+FINAL_GAMES = 3
 
 
 def _config(total: int, checkpoint_every: int = NEVER) -> dict:
@@ -104,6 +106,7 @@ def test_interrupt_saves_the_current_weights_and_the_report(interrupted) -> None
     assert code == 130, err
     lines = [line for line in err.splitlines() if line.startswith("parlour train")]
     assert lines == [lines[0]] and "interrupted at 128 env steps" in lines[0]
+    assert lines[0].endswith("continue with --resume --trust-model")
     assert "Traceback" not in err
     report = json.loads((run / "report.json").read_text())
     assert report["interrupted"] is True and report["final"] == {}
@@ -124,7 +127,9 @@ def test_resume_continues_and_falls_back_to_previous(interrupted, tmp_path, caps
     argv = [*argv[:2], "--runs", str(runs), "--no-progress"]
 
     # --resume finishes the run; latest and previous are both whole
-    code, _, err = run_main([*argv, "--resume", "--timesteps", str(2 * BATCH)], capsys)
+    code, _, err = run_main(
+        [*argv, "--resume", "--trust-model", "--timesteps", str(2 * BATCH)], capsys
+    )
     assert code == 0, err
     assert json.loads((run / "report.json").read_text())["timesteps"] == 2 * BATCH
     assert _marker_steps(run / "checkpoints" / LATEST) == 2 * BATCH
@@ -133,7 +138,9 @@ def test_resume_continues_and_falls_back_to_previous(interrupted, tmp_path, caps
     # a corrupt latest: --resume goes on from previous, and says so
     for state in (run / "checkpoints" / LATEST).rglob("*.pkl"):
         state.write_bytes(b"\x80\x04corrupt")
-    code, out, err = run_main([*argv, "--resume", "--timesteps", str(3 * BATCH)], capsys)
+    code, out, err = run_main(
+        [*argv, "--resume", "--trust-model", "--timesteps", str(3 * BATCH)], capsys
+    )
     assert code == 0, err
     assert f"resuming from {run / 'checkpoints' / PREVIOUS}" in out
     history = json.loads((run / "report.json").read_text())["history"]
@@ -143,7 +150,9 @@ def test_resume_continues_and_falls_back_to_previous(interrupted, tmp_path, caps
     for checkpoint in (LATEST, PREVIOUS):
         for state in (run / "checkpoints" / checkpoint).rglob("*.pkl"):
             state.write_bytes(b"\x80\x04corrupt")
-    code, _, err = run_main([*argv, "--resume", "--timesteps", str(4 * BATCH)], capsys)
+    code, _, err = run_main(
+        [*argv, "--resume", "--trust-model", "--timesteps", str(4 * BATCH)], capsys
+    )
     assert code == 2, err
     assert err.strip().count("\n") == 0 and "no checkpoint in" in err and "can be loaded" in err
 
@@ -205,3 +214,52 @@ def test_sigterm_saves_the_run_like_ctrl_c(tmp_path) -> None:
     assert report["interrupted"] is True and report["timesteps"] == state["timesteps"] >= BATCH
     assert _marker_steps(run / "checkpoints" / LATEST) == state["timesteps"]
     assert (run / "checkpoint" / EXPORT_NAME).is_file()
+
+
+# (~5 s: one iteration, then a resume that plays only the final evaluation)
+def test_sigterm_during_the_final_evaluation_writes_the_report_and_resume_plays_it(
+    local_ray, tmp_path, capsys, monkeypatch
+) -> None:
+    """Training is done and saved when SIGTERM stops the final evaluation: the interrupted
+    report (no final table), one line, exit 130; ``--resume`` trains no further step and plays
+    the final evaluation."""
+    import os
+
+    def unhandled(signum, frame):  # (without the run's handler: fail the test, not pytest)
+        raise RuntimeError("SIGTERM reached pytest's handler")
+
+    real = runner.evaluate_checkpoint
+
+    def evaluate(cfg, checkpoint, agents, games, *args, **kwargs):
+        if games == FINAL_GAMES:
+            os.kill(os.getpid(), signal.SIGTERM)
+        return real(cfg, checkpoint, agents, games, *args, **kwargs)
+
+    data = _config(BATCH)
+    data["eval"]["final_games"] = FINAL_GAMES
+    config = _write(tmp_path / "tiny.yaml", data)
+    argv = ["train", str(config), "--runs", str(tmp_path / "runs"), "--no-progress"]
+    run = tmp_path / "runs" / "tiny_rllib"
+    outer = signal.signal(signal.SIGTERM, unhandled)
+    try:
+        monkeypatch.setattr(runner, "evaluate_checkpoint", evaluate)
+        code, _, err = run_main(argv, capsys)
+        assert code == 130, err
+        assert "Traceback" not in err
+        lines = [line for line in err.splitlines() if line.startswith("parlour train")]
+        assert len(lines) == 1 and "interrupted during the final evaluation" in lines[0], err
+        assert "--resume --trust-model plays the final evaluation" in lines[0]
+        report = json.loads((run / "report.json").read_text())
+        assert report["interrupted"] is True and report["interrupted_during"] == "final evaluation"
+        assert report["final"] == {} and report["timesteps"] == BATCH
+        assert "Interrupted** during the final evaluation" in (run / "report.md").read_text()
+        assert _marker_steps(run / "checkpoints" / LATEST) == BATCH
+        monkeypatch.undo()
+        code, out, err = run_main([*argv, "--resume", "--trust-model"], capsys)
+        assert code == 0, err
+    finally:
+        signal.signal(signal.SIGTERM, outer)
+    assert f"training done: {BATCH} env steps" in out
+    report = json.loads((run / "report.json").read_text())
+    assert "interrupted" not in report and report["final"] and report["timesteps"] == BATCH
+    assert "Interrupted" not in (run / "report.md").read_text()

@@ -115,13 +115,15 @@ def test_one_iteration_trains_checkpoints_and_reports(case, trained) -> None:
 
 
 def _resume(case: str, trained, runs: Path) -> None:
-    """``parlour train CONFIG --resume --timesteps N`` on a copy of the case's run."""
+    """``parlour train CONFIG --resume --trust-model --timesteps N`` on a copy of the case's
+    run (an RLlib resume reads pickles: it needs the flag)."""
     first, run_dir = trained(case)
     shutil.copytree(run_dir, runs / run_dir.name)  # resume a copy: the run stays for others
     config = runs / "config.yaml"
     config.write_text(yaml.safe_dump(_config(case).to_dict()))
     steps = first["timesteps"] + BATCH
-    argv = ["train", str(config), "--resume", "--timesteps", str(steps), "--runs", str(runs)]
+    argv = ["train", str(config), "--resume", "--trust-model", "--timesteps", str(steps)]
+    argv += ["--runs", str(runs)]
     assert main([*argv, "--no-progress"]) == 0
     resumed = json.loads((runs / run_dir.name / "report.json").read_text())
     assert resumed["timesteps"] >= steps

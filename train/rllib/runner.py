@@ -3,7 +3,7 @@
 ```
 parlour train my_rllib.yaml                         # a local Ray (all cores, or rllib.num_cpus)
 parlour train my_rllib.yaml --address auto          # an existing Ray cluster (also RAY_ADDRESS)
-parlour train my_rllib.yaml --resume                # continue from runs/<name>/checkpoints/latest
+parlour train my_rllib.yaml --resume --trust-model  # continue from runs/<name>/checkpoints/latest
 ```
 
 The run folder follows the SB3 backend's rules (:mod:`parlour.train.run_folder`): it is locked
@@ -36,8 +36,10 @@ Faults:
 | what | what the run does |
 |---|---|
 | Ctrl-C or SIGTERM (SLURM, ``timeout``, ``docker stop``) while training | saves ``checkpoints/latest`` and ``checkpoint/`` of the weights at that moment (steps: the last whole iteration), the state and the report (``"interrupted": true``, no final evaluation); one line on stderr, exit 130; ``--resume`` continues |
+| Ctrl-C or SIGTERM during the final evaluation | ``checkpoint/`` and ``checkpoints/latest`` are already saved: the report (``"interrupted": true``, ``"interrupted_during": "final evaluation"``, no final table), one line, exit 130; ``--resume`` trains no further step (as for any finished run) and plays the final evaluation |
 | Ctrl-C or SIGTERM while a checkpoint is written | held until the checkpoint is whole (:func:`~parlour.train.safe_stop.held_stop_signals`), then as above |
 | a kill at any moment | every file is written to a temporary name and moved into place; a checkpoint folder is rotated in only when complete, the one before kept as ``checkpoints/previous`` (:mod:`parlour.train.rllib.checkpoints`) |
+| ``--resume`` without ``--trust-model`` | refused in one line (exit 2) before Ray starts or any checkpoint is read: an RLlib checkpoint's learner, optimizer and env-runner state are pickles (:func:`refuse_untrusted_resume`, docs/security.md) |
 | ``--resume`` with ``latest`` missing, incomplete or corrupt | resumes from ``previous`` and says so |
 | ``--resume`` with no checkpoint that loads, or a corrupt state | one line naming each failure, exit 2 |
 """
@@ -65,11 +67,18 @@ from parlour.train.rllib.checkpoints import (
     save_checkpoint,
 )
 from parlour.train.rllib.league import LEARNER, map_slot, snapshot_ids, take_snapshot
-from parlour.train.safe_stop import held_stop_signals, stop_signals_interrupt
+from parlour.train.safe_stop import (
+    FINAL_EVALUATION,
+    final_eval_interrupt_message,
+    held_stop_signals,
+    stop_signals_interrupt,
+)
 from parlour.train.train import MIN_DURATION_S
 
 #: the run's final checkpoint (the agent ``rllib:runs/NAME/checkpoint``)
 FINAL = "checkpoint"
+#: the flags that resume a run (its checkpoints hold pickles: :func:`refuse_untrusted_resume`)
+RESUME = "--resume --trust-model"
 #: activation names of ``ppo.activation`` in RLlib's model config
 ACTIVATIONS = {"tanh": "tanh", "relu": "relu"}
 
@@ -398,6 +407,7 @@ def _check_run_dir(cfg: TrainConfig, run_dir: Path, resume: bool, overwrite: boo
         ckpts = run_dir / "checkpoints"
         name = LATEST if (ckpts / LATEST).is_dir() or not (ckpts / PREVIOUS).is_dir() else PREVIOUS
         check_resume(run_dir, cfg.to_dict(), checkpoint=name)
+        refuse_untrusted_resume(run_dir, cfg.trust_model)  # (before Ray starts)
     else:
         refuse_agent_models_in(cfg, run_dir)
         check_new_run(run_dir, overwrite)
@@ -426,9 +436,27 @@ def train_rllib(
         return _train_rllib_locked(cfg, run_dir, resume, progress, address)
 
 
-def _resume_algorithm(run_dir: Path) -> tuple[Any, dict[str, Any]]:
+def refuse_untrusted_resume(run_dir: Path, trust: bool) -> None:
+    """:class:`~parlour.agents.trust.UntrustedModelError` unless ``trust``: ``--resume`` reads
+    RLlib's checkpoint, whose learner, optimizer and env-runner state are pickles (RLlib has no
+    other format for them), so it needs ``--trust-model``."""
+    if trust:
+        return
+    from parlour.agents.trust import TRUST_FLAG, UntrustedModelError
+
+    raise UntrustedModelError(
+        f"--resume: {str(run_dir / 'checkpoints')!r} holds RLlib checkpoints: their learner, "
+        "optimizer and env-runner state are pickled data, which runs code while it loads. "
+        f"Resume the run only if you trust where it came from, with {TRUST_FLAG}; its safe "
+        f"export plays without it (agent 'rllib:{run_dir / FINAL}', docs/rllib.md)"
+    )
+
+
+def _resume_algorithm(run_dir: Path, trust: bool = False) -> tuple[Any, dict[str, Any]]:
     """The algorithm and state of the newest checkpoint that loads (``latest``, else
-    ``previous``); ``RunFolderError`` naming each failure when none does."""
+    ``previous``); ``RunFolderError`` naming each failure when none does. Refused before
+    anything is read unless ``trust`` (:func:`refuse_untrusted_resume`)."""
+    refuse_untrusted_resume(run_dir, trust)
     from ray.rllib.algorithms.algorithm import Algorithm
 
     ckpts = run_dir / "checkpoints"
@@ -452,7 +480,7 @@ def _train_rllib_locked(
     where = init_ray(address or cfg.rllib.address, cfg.rllib.num_cpus)
     with stop_signals_interrupt():  # (after ray.init, which makes SIGTERM exit at once)
         if resume:
-            algo, state = _resume_algorithm(run_dir)
+            algo, state = _resume_algorithm(run_dir, cfg.trust_model)
         else:
             algo, state = algorithm_config(cfg).build_algo(), None
         try:
@@ -498,19 +526,25 @@ def _report(s: Session, where: str, eval_time: float, final: dict[str, Any]) -> 
     }
 
 
-def _interrupted(s: Session, where: str) -> dict[str, Any]:
-    """The report of an interrupted run (no final evaluation) and its one line on stderr."""
+def _interrupted(s: Session, where: str, during: str | None = None) -> dict[str, Any]:
+    """The report of an interrupted run (no final evaluation) and its one line on stderr;
+    ``during``: :data:`~parlour.train.safe_stop.FINAL_EVALUATION` when training was done."""
     from parlour.train.report import write_report
 
     with held_stop_signals() as received:
         report = _report(s, where, 0.0, {})
         report["interrupted"] = True
+        if during is not None:
+            report["interrupted_during"] = during
         write_report(report, s.run_dir, s.cfg.game_spec)
-        print(
-            f"parlour train: interrupted at {s.steps} env steps; saved {s.run_dir / FINAL}, "
-            f"checkpoints/{LATEST} and the report in {s.run_dir}; continue with --resume",
-            file=sys.stderr,
-        )
+        if during == FINAL_EVALUATION:
+            message = final_eval_interrupt_message(s.run_dir, s.steps, f"{FINAL}/", RESUME)
+        else:
+            message = (
+                f"parlour train: interrupted at {s.steps} env steps; saved {s.run_dir / FINAL}, "
+                f"checkpoints/{LATEST} and the report in {s.run_dir}; continue with {RESUME}"
+            )
+        print(message, file=sys.stderr)
         received.clear()  # (a second signal while saving: stopping anyway)
     return report
 
@@ -523,9 +557,12 @@ def _finish(s: Session, where: str, progress: bool) -> dict[str, Any]:
     steps_per_s = s.session_steps / max(s.train_time, MIN_DURATION_S)
     print(f"training done: {s.steps} env steps, {steps_per_s:.0f} steps/s; final evaluation")
     t_eval = time.perf_counter()
-    final = evaluate_checkpoint(
-        cfg, run_dir / FINAL, cfg.eval.final_agents, cfg.eval.final_games, progress, 1
-    )
+    try:
+        final = evaluate_checkpoint(
+            cfg, run_dir / FINAL, cfg.eval.final_agents, cfg.eval.final_games, progress, 1
+        )
+    except KeyboardInterrupt:  # (the checkpoints are saved: the report only)
+        return _interrupted(s, where, during=FINAL_EVALUATION)
     report = _report(s, where, time.perf_counter() - t_eval, final)
     s.history.append(
         {
