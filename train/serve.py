@@ -96,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
         app, host=args.host, port=args.port, log_level="warning", proxy_headers=False
     )
     server = uvicorn.Server(config)
-    print(f"parlour serve: open http://{args.host}:{args.port}/ (Ctrl-C stops)", flush=True)
+    host = f"[{args.host}]" if ":" in args.host else args.host  # (an IPv6 address in a URL)
+    print(f"parlour serve: open http://{host}:{args.port}/ (Ctrl-C stops)", flush=True)
     server.run()
     return 0

@@ -118,6 +118,17 @@ def test_json_nested_100k_deep_is_a_400() -> None:
     assert answer.status == 400 and "nested deeper than" in answer.error
 
 
+def test_a_key_given_twice_is_refused() -> None:
+    """``{"game": "audition", "game": "guests"}`` started a guests game (the last key won; a
+    page or proxy reading the first would see another request): refused (found by review)."""
+    raw = b'{"game": "audition", "players": 2, "game": "guests"}'
+    answer = call(make_app(), "POST", "/api/games", raw=raw)
+    assert answer.status == 400 and "names the key 'game' twice" in answer.error
+    nested = b'{"game": "audition", "options": {"a": 1, "a": 2}}'
+    answer = call(make_app(), "POST", "/api/games", raw=nested)
+    assert answer.status == 400 and "names the key 'a' twice" in answer.error
+
+
 def test_json_depth_counts_without_recursion() -> None:
     assert json_depth(3, 5) == 0 and json_depth([], 5) == 1
     assert json_depth({"a": [1, {"b": []}]}, 5) == 4

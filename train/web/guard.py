@@ -218,11 +218,24 @@ def json_depth(value: Any, limit: int) -> int:
     return deepest
 
 
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object's members; a key given twice is refused (which one counts would differ
+    between parsers: the page and the server must read the same request)."""
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        seen: set[str] = set()
+        twice = next(k for k, _ in pairs if k in seen or seen.add(k))
+        raise RequestRefused(f"the request JSON names the key {twice[:40]!r} twice", 400)
+    return value
+
+
 def parse_json(raw: bytes) -> Any:
-    """The JSON value of a body (an empty body is ``{}``); not JSON or nested deeper than
-    :data:`MAX_JSON_DEPTH`: a 400 :class:`RequestRefused`."""
+    """The JSON value of a body (an empty body is ``{}``); not JSON, nested deeper than
+    :data:`MAX_JSON_DEPTH` or naming a key twice: a 400 :class:`RequestRefused`."""
     try:
-        value = json.loads(raw or b"{}")
+        value = json.loads(raw or b"{}", object_pairs_hook=_unique_keys)
+    except RequestRefused:
+        raise
     except RecursionError:
         value = None
         depth_error = True
