@@ -152,6 +152,16 @@ def test_serve_warns_when_bound_off_loopback(monkeypatch, capsys) -> None:
     assert "warning" not in capsys.readouterr().err
 
 
+def test_serve_prints_a_working_link_for_an_ipv6_host(monkeypatch, capsys) -> None:
+    import uvicorn
+
+    from parlour.train.cli import main
+
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self: None)
+    assert main(["serve", "--host", "::1", "--port", "8123"]) == 0
+    assert "open http://[::1]:8123/" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("path", ["/", "/api/catalog", "/static/app.js", "/api/games/none"])
 def test_no_other_site_may_frame_the_page(path) -> None:
     for headers in ({}, {"host": "evil.example"}):
