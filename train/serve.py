@@ -63,17 +63,44 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def model_problem(path: str) -> str | None:
+    """Why the model file ``path`` cannot be offered (it does not load as parlour's format:
+    the server never trusts a pickle), or None; without the ``train`` extra nothing is checked
+    (the page then offers no models at all)."""
+    import importlib.util
+
+    if importlib.util.find_spec("torch") is None:
+        return None
+    from parlour.agents.ppo import load_policy
+
+    try:
+        load_policy(path)  # (cached: the games that seat it load it once)
+    except (ValueError, OSError) as exc:
+        return str(exc)
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from parlour.train.web.app import create_app
     from parlour.train.web.guard import is_loopback
 
-    models = [*args.model, *(str(p) for p in sorted(Path().glob(MODEL_GLOB)))]
     for m in args.model:
         if not Path(m).is_file():
             print(f"parlour serve: --model {m}: no such file")
             return 2
+        problem = model_problem(m)
+        if problem is not None:  # (the page would offer it, and every game with it would fail)
+            print(f"parlour serve: --model {m}: {problem}")
+            return 2
+    models = list(args.model)
+    for found in sorted(Path().glob(MODEL_GLOB)):
+        problem = model_problem(str(found))
+        if problem is None:
+            models.append(str(found))
+        else:
+            print(f"parlour serve: warning: leaving out {found}: {problem}", file=sys.stderr)
     for r in args.replays:
         if not Path(r).exists():
             print(f"parlour serve: --replays {r}: no such file or folder")

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from pathlib import Path
 
 from parlour.train.cli import main
 
@@ -52,3 +53,41 @@ def test_serve_refuses_bad_flags(tmp_path, capsys) -> None:
     assert "--replays" in capsys.readouterr().out
     assert main(["serve", "--timeout", "0"]) == 2
     assert "--timeout must be > 0" in capsys.readouterr().out
+
+
+def test_serve_refuses_a_model_it_could_not_play_and_leaves_out_run_models_that_fail(
+    tmp_path, capsys, monkeypatch
+) -> None:
+    """A --model file that is a pickle (never trusted by the server) or not a model at all was
+    offered on the page, and every game seating it failed: refused at start-up, naming why; a
+    run's model.safetensors that does not load is left out with a warning (found by review)."""
+    import shutil
+
+    import uvicorn
+
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self: None)  # (never serve for real)
+    data = Path(__file__).parents[1] / "data"
+    zip_model = shutil.copy(data / "legacy_audition_model.zip", tmp_path / "probe.zip")
+    assert main(["serve", "--model", str(zip_model)]) == 2
+    assert "holds pickled data" in capsys.readouterr().out
+    junk = tmp_path / "junk.safetensors"
+    junk.write_bytes(b"not a model")
+    assert main(["serve", "--model", str(junk)]) == 2
+    assert f"--model {junk}:" in capsys.readouterr().out
+
+    (tmp_path / "runs" / "bad").mkdir(parents=True)
+    shutil.copy(junk, tmp_path / "runs" / "bad" / "model.safetensors")
+    (tmp_path / "runs" / "good").mkdir()
+    good = data / "small_audition_model.safetensors"
+    shutil.copy(good, tmp_path / "runs" / "good" / "model.safetensors")
+    import parlour.train.web.app as web_app
+
+    offered = []
+    real = web_app.create_app
+    monkeypatch.setattr(
+        web_app, "create_app", lambda **kw: offered.append(kw["models"]) or real(**kw)
+    )
+    monkeypatch.chdir(tmp_path)
+    assert main(["serve", "--port", "8123", "--model", str(good)]) == 0
+    assert "leaving out runs/bad/model.safetensors" in capsys.readouterr().err
+    assert offered == [[str(good), "runs/good/model.safetensors"]]
