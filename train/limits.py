@@ -28,13 +28,22 @@ documented run; it catches a typo of a few extra zeros, not a real experiment.
 
 :func:`check_at_most` is the check (``"<key>: must be in <low>..<bound>, got <value>"``, a
 ``ValueError``); :func:`check_config` and :func:`check_network` apply the config's bounds
-(:mod:`parlour.train.config` turns their errors into ``ConfigError``).
+(:mod:`parlour.train.config` turns their errors into ``ConfigError``). The network bounds and
+:func:`network_parameters` are defined in :mod:`parlour.agents.limits` (the model file reader
+checks them too) and re-exported here.
 """
 
 from __future__ import annotations
 
 import math
 from typing import TYPE_CHECKING, Any
+
+from parlour.agents.limits import (  # (defined below train: the model file reader uses them too)
+    MAX_LAYER_WIDTH,
+    MAX_LAYERS,
+    MAX_NETWORK_PARAMETERS,
+    network_parameters,
+)
 
 if TYPE_CHECKING:
     from parlour.train.config import TrainConfig
@@ -44,9 +53,6 @@ MAX_ARRANGEMENTS = 2_000
 MAX_WORKERS = 256
 MAX_N_ENVS = 4_096
 MAX_SUBPROC_ENVS = 128
-MAX_LAYER_WIDTH = 4_096
-MAX_LAYERS = 16
-MAX_NETWORK_PARAMETERS = 50_000_000
 MAX_ROLLOUT_STEPS = 2**18
 MAX_EPOCHS = 1_000
 MAX_TOTAL_TIMESTEPS = 10**10
@@ -98,15 +104,6 @@ def check_config(cfg: TrainConfig) -> None:
             MAX_CASE_PROCESSES,
             0,
         )
-
-
-def network_parameters(layers: list[int], inputs: int) -> int:
-    """The weights and biases of a fully connected network of ``layers`` on ``inputs`` numbers."""
-    total, width = 0, inputs
-    for size in layers:
-        total += width * size + size
-        width = size
-    return total
 
 
 def check_network(cfg: TrainConfig, env: Any) -> None:
