@@ -38,13 +38,6 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from parlour.agents.limits import (  # (defined below train: the model file reader uses them too)
-    MAX_LAYER_WIDTH,
-    MAX_LAYERS,
-    MAX_NETWORK_PARAMETERS,
-    network_parameters,
-)
-
 if TYPE_CHECKING:
     from parlour.train.config import TrainConfig
 
@@ -63,6 +56,15 @@ MAX_CASE_PROCESSES = 32
 MAX_SIMS = 10_000
 MAX_SEARCH_DEPTH = 1_000
 MAX_SEARCH_TOP = 27
+
+# (defined below train, the model file reader uses them too; imported after the bounds above:
+# importing parlour.agents runs its factory, which imports those bounds from this module)
+from parlour.agents.limits import (  # noqa: E402
+    MAX_LAYER_WIDTH,
+    MAX_LAYERS,
+    MAX_NETWORK_PARAMETERS,
+    network_parameters,
+)
 
 
 def check_at_most(key: str, value: int, bound: int, low: int = 1) -> None:
