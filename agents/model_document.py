@@ -14,13 +14,13 @@ JSON values: nothing in it is imported, called or unpickled. :func:`check_docume
 | ``kind`` | ``"ppo"`` | a MaskablePPO policy |
 | ``policy.class`` | str | a registered policy: ``MaskableActorCriticPolicy`` (SB3's ``MlpPolicy``), or a game's (``GuestsPolicy``) |
 | ``policy.features_extractor`` | str | a registered extractor: ``FlattenExtractor``, or a game's (``AuditionFeatures``, ``GuestsFeatures``) |
-| ``policy.features_extractor_kwargs`` | mapping | the extractor's options: constructor parameters, each a bool, int, float or str |
-| ``policy.net_arch`` | list of ints, or ``{pi: [...], vf: [...]}`` | the hidden layers |
+| ``policy.features_extractor_kwargs`` | mapping | the extractor's options: constructor parameters annotated bool, int, float or str (:func:`extractor_options`), each of that type, a number within ±:data:`~parlour.agents.limits.MAX_OPTION_INT`, a str of at most :data:`~parlour.agents.limits.MAX_OPTION_TEXT` characters |
+| ``policy.net_arch`` | list of ints, or ``{pi: [...], vf: [...]}`` | the hidden layers: at most ``MAX_LAYERS`` of at most ``MAX_LAYER_WIDTH`` each, at most ``MAX_NETWORK_PARAMETERS`` weights with the heads (:mod:`parlour.agents.limits`) |
 | ``policy.activation`` | ``tanh`` / ``relu`` | the hidden layers' activation |
 | ``policy.ortho_init``, ``share_features_extractor``, ``normalize_images`` | bool | SB3's policy options |
 | ``policy.optimizer_kwargs`` | mapping | Adam's options: ``eps`` (number), ``foreach`` (bool), ``weight_decay`` (number) |
 | ``observation_space`` | mapping | ``{"type": "Box", "shape": [n], "dtype": "float32", "low": x, "high": y}``; ``low`` / ``high`` a number (uniform) or a list of ``n`` numbers (``"inf"`` / ``"-inf"`` for infinities) |
-| ``action_space`` | mapping | ``{"type": "Discrete", "n": n, "start": 0}`` |
+| ``action_space`` | mapping | ``{"type": "Discrete", "n": n, "start": 0}``; ``n`` in 1..``MAX_ACTIONS``, ``start`` in 0..``MAX_ACTIONS`` |
 | ``training.num_timesteps``, ``training.n_updates`` | int ≥ 0 | the learner steps and PPO updates done (``--resume`` goes on from them) |
 
 | name | what |
@@ -36,6 +36,17 @@ import inspect
 import math
 from typing import Any
 
+from parlour.agents.limits import (
+    MAX_ACTIONS,
+    MAX_LAYER_WIDTH,
+    MAX_LAYERS,
+    MAX_NETWORK_PARAMETERS,
+    MAX_OBSERVATION_SIZE,
+    MAX_OPTION_INT,
+    MAX_OPTION_TEXT,
+    network_parameters,
+)
+
 #: the document's ``format``
 FORMAT = "parlour-model"
 #: the document version this parlour writes and reads
@@ -50,8 +61,9 @@ OPTIMIZER_OPTIONS: dict[str, tuple[type, ...]] = {
     "foreach": (bool,),
     "weight_decay": (int, float),
 }
-#: the value types of ``features_extractor_kwargs``
-EXTRACTOR_OPTION_TYPES = (bool, int, float, str)
+#: the types of a features extractor's options (``features_extractor_kwargs``): annotation
+#: name -> type
+EXTRACTOR_OPTION_TYPES: dict[str, type] = {"bool": bool, "int": int, "float": float, "str": str}
 
 
 class ModelFileError(ValueError):
@@ -88,6 +100,21 @@ def _game_classes(attribute: str) -> dict[str, type]:
             cls = load_object(reference)
             found.setdefault(cls.__name__, cls)
     return found
+
+
+def extractor_options(extractor: type) -> dict[str, type]:
+    """The options of a features extractor a config or a model file may set: its constructor's
+    parameters after ``observation_space`` annotated ``bool``, ``int``, ``float`` or ``str``,
+    name -> type (an option of another type, such as a tuple, keeps its default)."""
+    out: dict[str, type] = {}
+    params = list(inspect.signature(extractor.__init__).parameters.values())
+    for param in params[2:]:  # (self, observation_space, ...)
+        tp = param.annotation
+        if isinstance(tp, str):  # postponed annotations: resolve the plain builtin names
+            tp = EXTRACTOR_OPTION_TYPES.get(tp)
+        if tp in EXTRACTOR_OPTION_TYPES.values():
+            out[param.name] = tp
+    return out
 
 
 def _name_of(cls: type, registered: dict[str, type], what: str) -> str:
@@ -204,8 +231,15 @@ def check_document(doc: Any, where: str) -> None:
         "expected {type: Discrete, n, start}",
     )
     _need(action["type"] == "Discrete", where, "action_space.type", "expected 'Discrete'")
-    _need(_is_int(action["n"], 1), where, "action_space.n", "expected an int >= 1")
-    _need(_is_int(action["start"]), where, "action_space.start", "expected an int >= 0")
+    for key, low in (("n", 1), ("start", 0)):
+        value = action[key]
+        _need(
+            _is_int(value, low) and value <= MAX_ACTIONS,
+            where,
+            f"action_space.{key}",
+            f"expected an int in {low}..{MAX_ACTIONS:,}, got {value!r:.80}",
+        )
+    _check_size(doc, where)
     training = doc.get("training", {})
     _need(isinstance(training, dict), where, "training", "expected a mapping")
     for key, value in training.items():
@@ -240,33 +274,37 @@ def _check_policy(policy: Any, where: str) -> None:
         )
     kwargs = policy["features_extractor_kwargs"]
     _need(isinstance(kwargs, dict), where, "policy.features_extractor_kwargs", "expected a mapping")
-    params = inspect.signature(extractor_classes()[policy["features_extractor"]]).parameters
+    options = extractor_options(extractor_classes()[policy["features_extractor"]])
     for key, value in kwargs.items():
+        field = f"policy.features_extractor_kwargs.{key!s:.80}"
         _need(
-            key in params and key != "observation_space",
+            key in options,
             where,
-            f"policy.features_extractor_kwargs.{key}",
-            f"not an option of {policy['features_extractor']}",
+            field,
+            f"not an option of {policy['features_extractor']} (options: "
+            f"{', '.join(sorted(options)) or 'none'})",
         )
         _need(
-            isinstance(value, EXTRACTOR_OPTION_TYPES),
+            is_extractor_option(value, options[key]),
             where,
-            f"policy.features_extractor_kwargs.{key}",
-            f"expected a bool, int, float or str, got {value!r:.80}",
+            field,
+            extractor_option_rule(options[key], value),
         )
     arch = policy["net_arch"]
-    layers = arch
+    nets = arch if isinstance(arch, dict) else {"": arch}
     if isinstance(arch, dict):
         _need(set(arch) == {"pi", "vf"}, where, "policy.net_arch", "expected the keys pi and vf")
-        layers = (
-            [*arch["pi"], *arch["vf"]] if all(isinstance(v, list) for v in arch.values()) else None
+    for net, layers in nets.items():
+        field = f"policy.net_arch{'.' + net if net else ''}"
+        _need(
+            isinstance(layers, list)
+            and len(layers) <= MAX_LAYERS
+            and all(_is_int(n, 1) and n <= MAX_LAYER_WIDTH for n in layers),
+            where,
+            field,
+            f"expected at most {MAX_LAYERS} layer sizes in 1..{MAX_LAYER_WIDTH:,}, "
+            f"got {layers!r:.80}",
         )
-    _need(
-        isinstance(layers, list) and all(_is_int(n, 1) for n in layers),
-        where,
-        "policy.net_arch",
-        f"expected layer sizes >= 1, got {arch!r:.80}",
-    )
     _need(policy["activation"] in ACTIVATIONS, where, "policy.activation", f"one of {ACTIVATIONS}")
     for key in ("ortho_init", "share_features_extractor", "normalize_images"):
         _need(isinstance(policy[key], bool), where, f"policy.{key}", "expected true or false")
@@ -295,10 +333,13 @@ def _check_box(space: Any, where: str) -> None:
     _need(space["type"] == "Box", where, f"{field}.type", "expected 'Box'")
     shape = space["shape"]
     _need(
-        isinstance(shape, list) and len(shape) == 1 and _is_int(shape[0], 1),
+        isinstance(shape, list)
+        and len(shape) == 1
+        and _is_int(shape[0], 1)
+        and shape[0] <= MAX_OBSERVATION_SIZE,
         where,
         f"{field}.shape",
-        f"expected [n] with n >= 1, got {shape!r:.80}",
+        f"expected [n] with n in 1..{MAX_OBSERVATION_SIZE:,}, got {shape!r:.80}",
     )
     _need(space["dtype"] == "float32", where, f"{field}.dtype", "expected 'float32'")
     for key in ("low", "high"):
@@ -317,3 +358,54 @@ def _is_bound(value: Any) -> bool:
     if value in ("inf", "-inf"):
         return True
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def is_extractor_option(value: Any, tp: type) -> bool:
+    """Whether ``value`` is a valid extractor option of type ``tp`` (bounded in size)."""
+    if tp is bool or isinstance(value, bool):
+        return tp is bool and isinstance(value, bool)
+    if tp is str:
+        return isinstance(value, str) and 0 < len(value) <= MAX_OPTION_TEXT
+    numeric = isinstance(value, int) if tp is int else isinstance(value, int | float)
+    return numeric and math.isfinite(value) and abs(value) <= MAX_OPTION_INT
+
+
+def extractor_option_rule(tp: type, value: Any) -> str:
+    rule = {
+        bool: "true or false",
+        str: f"a non-empty string of at most {MAX_OPTION_TEXT} characters",
+    }.get(tp, f"{'an int' if tp is int else 'a number'} in -{MAX_OPTION_INT:,}..{MAX_OPTION_INT:,}")
+    return f"expected {rule}, got {value!r:.80}"
+
+
+def network_layers(doc: dict[str, Any]) -> tuple[list[int], list[int]]:
+    """The hidden layers of the policy (``pi``) and value (``vf``) networks of a checked document."""
+    arch = doc["policy"]["net_arch"]
+    return (arch["pi"], arch["vf"]) if isinstance(arch, dict) else (arch, arch)
+
+
+def implied_parameters(doc: dict[str, Any]) -> int:
+    """A lower bound of the weights of the network a checked document describes: its policy and
+    value networks and heads on the observation (an extractor's features are at least as many
+    as the observation's numbers), without the extractor's own weights."""
+    inputs, actions = doc["observation_space"]["shape"][0], doc["action_space"]["n"]
+    pi, vf = network_layers(doc)
+    last_pi, last_vf = (pi or [inputs])[-1], (vf or [inputs])[-1]
+    return (
+        network_parameters(pi, inputs)
+        + network_parameters(vf, inputs)
+        + network_parameters([actions], last_pi)
+        + network_parameters([1], last_vf)
+    )
+
+
+def _check_size(doc: dict[str, Any], where: str) -> None:
+    total = implied_parameters(doc)
+    _need(
+        total <= MAX_NETWORK_PARAMETERS,
+        where,
+        "policy.net_arch",
+        f"the network on {doc['observation_space']['shape'][0]:,} observation numbers and "
+        f"{doc['action_space']['n']:,} actions has at least {total:,} weights; the limit is "
+        f"{MAX_NETWORK_PARAMETERS:,}",
+    )

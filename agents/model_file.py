@@ -29,6 +29,7 @@ scripted agents never does).
 from __future__ import annotations
 
 import json
+import math
 import os
 import struct
 from collections.abc import Mapping
@@ -39,6 +40,8 @@ from parlour.agents.model_document import (  # (re-exported: the format's one en
     ModelFileError,
     check_document,
     extractor_classes,
+    implied_parameters,
+    network_layers,
     policy_classes,
     policy_document,
 )
@@ -64,6 +67,18 @@ ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
 #: the first byte of a pickle (protocol 2 and later)
 PICKLE_MAGIC = b"\x80"
 _U64 = struct.Struct("<Q")
+#: the errors building a network from a checked document may still raise, each turned into
+#: ``ModelFileError`` naming the file (never an internal error)
+BUILD_ERRORS = (
+    ValueError,
+    TypeError,
+    RuntimeError,
+    IndexError,
+    KeyError,
+    OverflowError,
+    MemoryError,
+    RecursionError,
+)
 
 
 def file_format(data: bytes) -> str:
@@ -183,7 +198,13 @@ def read_model_file(path: str | os.PathLike) -> tuple[dict[str, Any], dict[str, 
         raise ModelFileError(
             f"model {name!r}: no parlour document in the safetensors header ({exc})"
         ) from None
+    except RecursionError:
+        raise ModelFileError(
+            f"model {name!r}: its safetensors header is nested too deeply: damaged or not a "
+            "parlour model; refused"
+        ) from None
     check_document(doc, name)
+    check_header_shapes(doc, header, name)
     from safetensors.torch import load as load_tensors
 
     try:
@@ -192,6 +213,70 @@ def read_model_file(path: str | os.PathLike) -> tuple[dict[str, Any], dict[str, 
         raise ModelFileError(f"model {name!r}: damaged tensors: {exc}") from None
     require_finite(tensors, f"model {name!r}")
     return doc, tensors
+
+
+def _tensor_shapes(header: Mapping[str, Any], where: str) -> dict[str, tuple[int, ...]]:
+    """Name -> shape of the policy tensors (not Adam's) a safetensors header lists."""
+    shapes = {}
+    for name, entry in header.items():
+        if name == "__metadata__" or name.startswith(OPTIMIZER_PREFIX):
+            continue
+        shape = entry.get("shape") if isinstance(entry, dict) else None
+        if not (
+            isinstance(shape, list)
+            and all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in shape)
+        ):
+            raise ModelFileError(f"model {where!r}: tensor {name!r:.80} has no valid shape")
+        shapes[name] = tuple(shape)
+    return shapes
+
+
+def implied_shapes(doc: dict[str, Any]) -> list[tuple[tuple[str, ...], tuple[int | None, ...]]]:
+    """The tensors a checked document implies, before any network is built: (the names the
+    tensor may have, its shape; ``None`` for the extractor's feature count, known only once
+    built): each hidden layer of the policy and value networks, the action head (a game
+    policy may wrap it: ``action_net.linear``) and the value head."""
+    actions = doc["action_space"]["n"]
+    pi, vf = network_layers(doc)
+    out: list[tuple[tuple[str, ...], tuple[int | None, ...]]] = []
+    for net, layers in (("policy_net", pi), ("value_net", vf)):
+        inputs: int | None = None
+        for i, width in enumerate(layers):
+            prefix = f"mlp_extractor.{net}.{2 * i}"  # (Linear, activation, Linear, ...)
+            out += [((f"{prefix}.weight",), (width, inputs)), ((f"{prefix}.bias",), (width,))]
+            inputs = width
+    last_pi, last_vf = (pi or [None])[-1], (vf or [None])[-1]
+    heads = ("action_net", "action_net.linear")
+    out += [
+        (tuple(f"{h}.weight" for h in heads), (actions, last_pi)),
+        (tuple(f"{h}.bias" for h in heads), (actions,)),
+        (("value_net.weight",), (1, last_vf)),
+        (("value_net.bias",), (1,)),
+    ]
+    return out
+
+
+def check_header_shapes(doc: dict[str, Any], header: Mapping[str, Any], where: str) -> None:
+    """``ModelFileError`` naming the file and the tensor unless the tensors a safetensors header
+    lists have the shapes the document implies (:func:`implied_shapes`) and at least the weights
+    it implies: checked from the header alone, before any tensor is read or network built."""
+    shapes = _tensor_shapes(header, where)
+    for names, want in implied_shapes(doc):
+        name = next((n for n in names if n in shapes), names[0])
+        have = shapes.get(name)
+        fits = have is not None and len(have) == len(want)
+        if not fits or any(w is not None and w != h for w, h in zip(want, have, strict=True)):
+            shown = "(" + ", ".join("*" if w is None else str(w) for w in want) + ")"
+            raise ModelFileError(
+                f"model {where!r}: tensor {name!r} is {have if have is not None else 'missing'}, "
+                f"the document (policy.net_arch, observation_space, action_space) implies {shown}"
+            )
+    held, implied = sum(math.prod(s) for s in shapes.values()), implied_parameters(doc)
+    if held < implied:
+        raise ModelFileError(
+            f"model {where!r}: its tensors hold {held:,} weights, the document (policy.net_arch, "
+            f"observation_space, action_space) implies at least {implied:,}"
+        )
 
 
 # -- building -----------------------------------------------------------------------------------
@@ -218,9 +303,9 @@ def build_policy(doc: dict[str, Any], where: str) -> Any:
     import torch
 
     p = doc["policy"]
-    observation, action = _spaces(doc)
     activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[p["activation"]]
     try:
+        observation, action = _spaces(doc)
         return policy_classes()[p["class"]](
             observation,
             action,
@@ -234,8 +319,10 @@ def build_policy(doc: dict[str, Any], where: str) -> Any:
             normalize_images=p["normalize_images"],
             optimizer_kwargs=dict(p["optimizer_kwargs"]),
         )
-    except (ValueError, TypeError, RuntimeError) as exc:
-        raise ModelFileError(f"model {where!r}: cannot build its network: {exc}") from None
+    except BUILD_ERRORS as exc:  # (the document is checked: a bug, or a file past the checks)
+        raise ModelFileError(
+            f"model {where!r}: cannot build its network: {type(exc).__name__}: {exc}"
+        ) from None
 
 
 def _policy_tensors(policy: Any, tensors: Mapping[str, Any], where: str) -> dict[str, Any]:

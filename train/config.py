@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.resources
-import inspect
 import math
 import types
 import typing
@@ -54,6 +53,11 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from parlour._files import read_regular_file
+from parlour.agents.model_document import (
+    extractor_option_rule,
+    extractor_options,
+    is_extractor_option,
+)
 from parlour.train import limits as L
 from parlour.train.rllib.settings import RLlibSettings
 from parlour.train.run_folder import check_run_name
@@ -70,8 +74,6 @@ BACKENDS = ("sb3", "rllib")
 VEC_ENVS = ("subproc", "dummy", "batched")
 #: the model files ``init_from`` names: parlour's format, or (with ``--trust-model``) an SB3 zip
 INIT_FROM_SUFFIXES = (".safetensors", ".zip")
-#: the types of the features extractor options a config may set (``ppo.features_extractor_kwargs``)
-EXTRACTOR_OPTION_TYPES: dict[str, type] = {"bool": bool, "int": int, "float": float, "str": str}
 #: the largest config file read (the shipped ones are ~2 KB): ``/dev/zero`` or a 100 MB file is
 #: refused before it is read
 MAX_CONFIG_BYTES = 1 << 20
@@ -326,7 +328,7 @@ def _check_extractor_kwargs(cfg: TrainConfig) -> None:
     extractor = cfg.game_spec.extractor()
     if extractor is None:
         raise ConfigError(f"{key}: the game {cfg.game!r} has no features extractor")
-    options = _extractor_options(extractor)
+    options = extractor_options(extractor)
     for name, value in p.features_extractor_kwargs.items():
         if name not in options:
             raise ConfigError(
@@ -334,21 +336,8 @@ def _check_extractor_kwargs(cfg: TrainConfig) -> None:
                 f"allowed: {sorted(options)}"
             )
         _check(value, options[name], f"{key}.{name}")
-
-
-def _extractor_options(extractor: type) -> dict[str, type]:
-    """The constructor options of a features extractor a config may set: its parameters after
-    ``observation_space`` annotated with a scalar YAML type (``bool``, ``int``, ``float``,
-    ``str``), name → type."""
-    out: dict[str, type] = {}
-    params = list(inspect.signature(extractor.__init__).parameters.values())
-    for param in params[2:]:  # (self, observation_space, ...)
-        tp = param.annotation
-        if isinstance(tp, str):  # postponed annotations: resolve the plain builtin names
-            tp = EXTRACTOR_OPTION_TYPES.get(tp)
-        if tp in EXTRACTOR_OPTION_TYPES.values():
-            out[param.name] = tp
-    return out
+        if not is_extractor_option(value, options[name]):  # (the model file's bounds)
+            raise ConfigError(f"{key}.{name}: {extractor_option_rule(options[name], value)}")
 
 
 def _validate(cfg: TrainConfig) -> None:

@@ -28,7 +28,9 @@ documented run; it catches a typo of a few extra zeros, not a real experiment.
 
 :func:`check_at_most` is the check (``"<key>: must be in <low>..<bound>, got <value>"``, a
 ``ValueError``); :func:`check_config` and :func:`check_network` apply the config's bounds
-(:mod:`parlour.train.config` turns their errors into ``ConfigError``).
+(:mod:`parlour.train.config` turns their errors into ``ConfigError``). The network bounds and
+:func:`network_parameters` are defined in :mod:`parlour.agents.limits` (the model file reader
+checks them too) and re-exported here.
 """
 
 from __future__ import annotations
@@ -44,9 +46,6 @@ MAX_ARRANGEMENTS = 2_000
 MAX_WORKERS = 256
 MAX_N_ENVS = 4_096
 MAX_SUBPROC_ENVS = 128
-MAX_LAYER_WIDTH = 4_096
-MAX_LAYERS = 16
-MAX_NETWORK_PARAMETERS = 50_000_000
 MAX_ROLLOUT_STEPS = 2**18
 MAX_EPOCHS = 1_000
 MAX_TOTAL_TIMESTEPS = 10**10
@@ -57,6 +56,15 @@ MAX_CASE_PROCESSES = 32
 MAX_SIMS = 10_000
 MAX_SEARCH_DEPTH = 1_000
 MAX_SEARCH_TOP = 27
+
+# (defined below train, the model file reader uses them too; imported after the bounds above:
+# importing parlour.agents runs its factory, which imports those bounds from this module)
+from parlour.agents.limits import (  # noqa: E402
+    MAX_LAYER_WIDTH,
+    MAX_LAYERS,
+    MAX_NETWORK_PARAMETERS,
+    network_parameters,
+)
 
 
 def check_at_most(key: str, value: int, bound: int, low: int = 1) -> None:
@@ -98,15 +106,6 @@ def check_config(cfg: TrainConfig) -> None:
             MAX_CASE_PROCESSES,
             0,
         )
-
-
-def network_parameters(layers: list[int], inputs: int) -> int:
-    """The weights and biases of a fully connected network of ``layers`` on ``inputs`` numbers."""
-    total, width = 0, inputs
-    for size in layers:
-        total += width * size + size
-        width = size
-    return total
 
 
 def check_network(cfg: TrainConfig, env: Any) -> None:

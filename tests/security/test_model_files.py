@@ -208,12 +208,19 @@ def _rewrite(tmp_path: Path, change) -> Path:
         ),
         (
             lambda d: d["policy"]["features_extractor_kwargs"].update({"count_indicators": [1]}),
-            "expected a bool, int, float or str",
+            "features_extractor_kwargs.count_indicators: expected true or false",
         ),
-        (lambda d: d["policy"].update({"net_arch": [64]}), "the network has (27, 64)"),
+        (
+            lambda d: d["policy"].update({"net_arch": [64]}),
+            "tensor 'mlp_extractor.policy_net.0.weight' is (16, 419), the document",
+        ),
         (lambda d: d["observation_space"].update({"shape": [7]}), "cannot build its network"),
         (lambda d: d["observation_space"].update({"low": [0.0]}), "observation_space.low"),
-        (lambda d: d["action_space"].update({"n": 5}), "the network has (5,"),
+        (
+            lambda d: d["action_space"].update({"n": 5}),
+            "tensor 'action_net.weight' is (27, 16), the document (policy.net_arch, "
+            "observation_space, action_space) implies (5, 16)",
+        ),
         (lambda d: d.update({"version": 99}), "newer than this parlour reads"),
         (lambda d: d.update({"format": "pickle"}), "field format"),
         (lambda d: d.update({"extra": 1}), "unknown fields ['extra']"),
@@ -331,3 +338,154 @@ def test_init_from_a_trusted_zip_loads_its_weights(tmp_path):
     want = ppo.load_policy(str(SMALL)).state_dict()  # (the same weights, converted)
     got = model.policy.state_dict()
     assert all(torch.equal(got[k], v) for k, v in want.items())
+
+
+# -- sizes a document may claim (review of issue 31: unbounded memory / CPU, internal errors) --
+
+GUESTS = Path(__file__).resolve().parents[2] / "models" / "guests-2p-easy.safetensors"
+#: a refusal must come before any real work: well under the 24 s / 940 MB of building
+#: ``[2048] * 10`` and then comparing
+REFUSAL_SECONDS = 1.0
+REFUSAL_MAX_RSS_GROWTH_KB = 100_000
+
+
+def _rewrite_text(tmp_path: Path, document: str, header_extra: str = "") -> Path:
+    """A safetensors file with no tensors whose metadata document is ``document`` (raw text)."""
+    header = json.dumps({"__metadata__": {METADATA_KEY: document}})
+    header = header[:-1] + header_extra + "}" if header_extra else header
+    data = header.encode()
+    path = tmp_path / "tampered.safetensors"
+    path.write_bytes(struct.pack("<Q", len(data)) + data)
+    return path
+
+
+def _refused_fast(path: Path, *messages: str) -> None:
+    """Loading ``path`` raises a ValueError naming it and ``messages``, in well under a second
+    and without growing the process's peak memory."""
+    import resource
+    import time
+
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match=f"model '{path}'") as err:
+        load_policy_file(path)
+    elapsed = time.perf_counter() - start
+    grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - peak
+    for message in messages:
+        assert message in str(err.value)
+    assert elapsed < REFUSAL_SECONDS, (elapsed, str(err.value))
+    assert grown < REFUSAL_MAX_RSS_GROWTH_KB, (grown, str(err.value))
+
+
+@pytest.mark.parametrize(
+    ("change", "messages"),
+    [
+        (  # reviewer: 24.3 s and 940 MB before "tensors do not fit"
+            lambda d: d["policy"].update({"net_arch": [2048] * 10}),
+            ["field policy.net_arch", "the limit is 50,000,000"],
+        ),
+        (
+            lambda d: d["policy"].update({"net_arch": [4096] * 16}),
+            ["field policy.net_arch", "the limit is 50,000,000"],
+        ),
+        (
+            lambda d: d["policy"].update({"net_arch": [4097]}),
+            ["field policy.net_arch", "layer sizes in 1..4,096"],
+        ),
+        (
+            lambda d: d["policy"].update({"net_arch": {"pi": [8] * 17, "vf": []}}),
+            ["field policy.net_arch.pi", "at most 16 layer sizes"],
+        ),
+        (  # within the bounds, but not the file's tensors: refused before building
+            lambda d: d["policy"].update({"net_arch": [1024] * 4}),
+            ["tensor 'mlp_extractor.policy_net.0.weight' is (16, 419)", "implies (1024, *)"],
+        ),
+        (
+            lambda d: d["policy"].update({"net_arch": {"pi": [16], "vf": [16, 1024]}}),
+            ["tensor 'mlp_extractor.value_net.2.weight' is missing", "implies (1024, 16)"],
+        ),
+        (lambda d: d["action_space"].update({"n": 2**70}), ["field action_space.n", "1..65,536"]),
+        (
+            lambda d: d["action_space"].update({"start": 2**70}),
+            ["field action_space.start", "0..65,536"],
+        ),
+        (
+            lambda d: d["action_space"].update({"n": 60_000}),
+            ["tensor 'action_net.weight' is (27, 16)", "implies (60000, 16)"],
+        ),
+        (
+            lambda d: d["observation_space"].update({"shape": [10**12], "low": 0, "high": 1}),
+            ["field observation_space.shape", "1..1,048,576"],
+        ),
+        (
+            lambda d: d["observation_space"].update({"shape": [10**9], "low": 0, "high": 1}),
+            ["field observation_space.shape"],
+        ),
+        (  # within the bound: the file's tensors hold far fewer weights than it implies
+            lambda d: d["observation_space"].update({"shape": [10**6], "low": 0, "high": 1}),
+            ["its tensors hold 13,916 weights", "implies at least 32,000,508"],
+        ),
+        (
+            lambda d: d["policy"]["features_extractor_kwargs"].update({"count_indicators": 2**70}),
+            ["features_extractor_kwargs.count_indicators: expected true or false"],
+        ),
+    ],
+)
+def test_a_document_claiming_a_huge_or_mismatched_network_is_refused_fast(
+    tmp_path, change, messages
+):
+    _refused_fast(_rewrite(tmp_path, change), *messages)
+
+
+def test_an_extractor_option_of_a_type_a_file_cannot_hold_is_refused(tmp_path):
+    # reviewer: {"hidden": ""} on a guests model gave "internal error: IndexError"
+    doc, tensors = read_model_file(GUESTS)
+    for hidden in ("", "x" * 10, 10**9, [4096] * 16):
+        doc["policy"]["features_extractor_kwargs"] = {"hidden": hidden}
+        path = tmp_path / "guests.safetensors"
+        from safetensors.torch import save
+
+        path.write_bytes(save(tensors, metadata={METADATA_KEY: json.dumps(doc)}))
+        _refused_fast(
+            path, "field policy.features_extractor_kwargs.hidden: not an option of GuestsFeatures"
+        )
+
+
+def test_a_deeply_nested_document_or_header_is_refused_naming_the_file(tmp_path):
+    depth = 200_000
+    nested = "[" * depth + "]" * depth
+    _refused_fast(_rewrite_text(tmp_path, nested), "nested too deeply")
+    _refused_fast(_rewrite_text(tmp_path, "{}", f', "x": {nested}'), "nested too deeply")
+
+
+def test_a_header_tensor_without_a_shape_is_refused(tmp_path):
+    doc, _ = read_model_file(SMALL)
+    entry = ', "value_net.bias": {"dtype": "F32", "shape": [1e99], "data_offsets": [0, 4]}'
+    _refused_fast(_rewrite_text(tmp_path, json.dumps(doc), entry), "'value_net.bias'", "shape")
+
+
+@pytest.mark.parametrize(
+    ("source", "change", "field"),
+    [
+        (SMALL, lambda d: d["action_space"].update({"n": 2**70}), "action_space.n"),
+        (SMALL, lambda d: d["action_space"].update({"start": 2**70}), "action_space.start"),
+        (
+            GUESTS,
+            lambda d: d["policy"]["features_extractor_kwargs"].update({"hidden": ""}),
+            "policy.features_extractor_kwargs.hidden",
+        ),
+    ],
+)
+def test_parlour_eval_refuses_a_tampered_size_in_one_line(tmp_path, capsys, source, change, field):
+    doc, tensors = read_model_file(source)
+    change(doc)
+    path = tmp_path / "t.safetensors"
+    from safetensors.torch import save
+
+    path.write_bytes(save(tensors, metadata={METADATA_KEY: json.dumps(doc)}))
+    game = ["--game", "guests"] if source == GUESTS else []
+    code, _, err = run_main([*_eval(path, tmp_path), *game], capsys)
+    lines = err.strip().splitlines()
+    assert code == 2, err
+    assert len(lines) == 1 and str(path) in lines[0] and field in lines[0], err
+    assert "internal error" not in err and "Traceback" not in err

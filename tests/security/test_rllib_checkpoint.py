@@ -177,9 +177,21 @@ def _tamper(path: Path, change) -> None:
         (lambda d: d.update(kind="sb3"), "kind must be 'rllib'"),
         (lambda d: d["model_config"].update(fcnet_hiddens=[10**9]), "fcnet_hiddens"),
         (lambda d: d["model_config"].update(encoder_kernel="x"), "model_config must hold"),
-        (lambda d: d["model_config"].update(fcnet_hiddens=[60000] * 8), "does not match"),
-        (lambda d: d["model_config"].update(fcnet_hiddens=[8]), "do not fit the module"),
-        (lambda d: d["action"].update(n=3), "do not fit the module"),
+        (
+            lambda d: d["model_config"].update(fcnet_hiddens=[60000] * 8),
+            r"fcnet_hiddens must be an integer in \[1, 4096\]",
+        ),
+        (
+            lambda d: d["model_config"].update(fcnet_hiddens=[4096] * 4),
+            "has 51,777,564 weights; the limit is 50,000,000",
+        ),
+        (lambda d: d["model_config"].update(fcnet_hiddens=[8]), "'pi.net.mlp.0.weight' is"),
+        (lambda d: d["model_config"].update(fcnet_hiddens=[16, 16]), "do not fit the module"),
+        (lambda d: d["action"].update(n=3), r"'pi.net.mlp.0.weight' is \[27, 16\]"),
+        # review: a 408-byte file with n = 2**31 - 1 tried to allocate 16 GiB
+        (lambda d: d["action"].update(n=2**31 - 1), r"action n must be an integer in \[1, 65536\]"),
+        (lambda d: d["action"].update(n=60000), r"implies \[60000, 16\]"),
+        (lambda d: d["observation"].update(shape=[10**9]), "observation shape"),
     ],
 )
 def test_tampered_export_document_is_refused(tmp_path, change, message) -> None:
@@ -188,4 +200,14 @@ def test_tampered_export_document_is_refused(tmp_path, change, message) -> None:
     write_export(path, module.state_dict(), export_document(CONFIG, *_sizes()))
     _tamper(path, change)
     with pytest.raises(ValueError, match=message):
+        read_export(path)
+
+
+def test_a_deeply_nested_export_document_is_refused_naming_the_file(tmp_path) -> None:
+    from safetensors.torch import save
+
+    path = tmp_path / EXPORT_NAME
+    depth = 200_000
+    path.write_bytes(save({}, metadata={"parlour": "[" * depth + "]" * depth}))
+    with pytest.raises(ValueError, match=f"rllib: '{path}'.*nested too deeply"):
         read_export(path)

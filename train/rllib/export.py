@@ -31,6 +31,7 @@ The document (``FORMAT_NAME`` version ``FORMAT_VERSION``):
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -39,6 +40,14 @@ from typing import Any
 import numpy as np
 
 from parlour._files import read_regular_file, write_atomic
+from parlour.agents.limits import (
+    MAX_ACTIONS,
+    MAX_LAYER_WIDTH,
+    MAX_LAYERS,
+    MAX_NETWORK_PARAMETERS,
+    MAX_OBSERVATION_SIZE,
+    network_parameters,
+)
 from parlour.agents.trust import require_finite
 
 #: the safe export's name inside a checkpoint folder
@@ -56,11 +65,8 @@ HEADER_LENGTH_BYTES = 8
 MODEL_CONFIG_KEYS = frozenset({"fcnet_hiddens", "fcnet_activation", "vf_share_layers"})
 #: the activations an export may name
 ACTIVATIONS = ("tanh", "relu")
-#: bounds of a model config read from a file (no model of this project comes near them)
-MAX_LAYERS = 16
-MAX_WIDTH = 65536
-#: the largest observation size or action count read
-MAX_SIZE = 2**31 - 1
+#: the action head's tensors in a module's weights (``n`` rows)
+ACTION_HEAD = ("pi.net.mlp.0.weight", "pi.net.mlp.0.bias")
 OBS_DTYPE = "float32"
 
 
@@ -136,7 +142,7 @@ def _header(data: bytes, where: str) -> dict[str, Any]:
         raise ValueError(f"rllib: {where} is not a safetensors file (truncated header)")
     try:
         header = json.loads(data[HEADER_LENGTH_BYTES : HEADER_LENGTH_BYTES + size])
-    except (UnicodeDecodeError, json.JSONDecodeError):
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
         raise ValueError(f"rllib: {where} is not a safetensors file (bad header)") from None
     if not isinstance(header, dict):
         raise ValueError(f"rllib: {where} is not a safetensors file (bad header)")
@@ -155,11 +161,13 @@ def _document(header: dict[str, Any], where: str) -> dict[str, Any]:
         document = json.loads(text)
     except json.JSONDecodeError:
         raise ValueError(f"rllib: {where}: its parlour document is not JSON") from None
+    except RecursionError:
+        raise ValueError(f"rllib: {where}: its parlour document is nested too deeply") from None
     check_document(document, where)
     return document
 
 
-def _positive_int(value: Any, name: str, where: str, limit: int = MAX_WIDTH) -> int:
+def _positive_int(value: Any, name: str, where: str, limit: int = MAX_LAYER_WIDTH) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= limit:
         raise ValueError(
             f"rllib: {where}: {name} must be an integer in [1, {limit}], got {value!r}"
@@ -216,17 +224,58 @@ def check_document(document: Any, where: str) -> None:
         raise ValueError(
             f"rllib: {where}: observation must be {{'shape': [n], 'dtype': {OBS_DTYPE!r}}}"
         )
-    _positive_int(obs["shape"][0], "observation shape", where, limit=MAX_SIZE)
+    _positive_int(obs["shape"][0], "observation shape", where, limit=MAX_OBSERVATION_SIZE)
     if not isinstance(action, Mapping):
         raise ValueError(f"rllib: {where}: action must be {{'n': actions}}")
-    _positive_int(action.get("n"), "action n", where, limit=MAX_SIZE)
+    _positive_int(action.get("n"), "action n", where, limit=MAX_ACTIONS)
+    implied = _implied_parameters(document)
+    if implied > MAX_NETWORK_PARAMETERS:
+        raise ValueError(
+            f"rllib: {where}: fcnet_hiddens {hiddens} on {obs['shape'][0]:,} observation numbers "
+            f"and {action['n']:,} actions has {implied:,} weights; the limit is "
+            f"{MAX_NETWORK_PARAMETERS:,}"
+        )
 
 
-def _encoder_parameters(document: Mapping[str, Any]) -> int:
-    """The parameters of one MLP encoder the document implies (the module has at least two:
-    policy and value): a bound checked against the file before anything is allocated."""
-    dims = [document["observation"]["shape"][0], *document["model_config"]["fcnet_hiddens"]]
-    return sum(a * b + b for a, b in zip(dims, dims[1:], strict=False))
+def _implied_parameters(document: Mapping[str, Any]) -> int:
+    """The weights the document implies, a lower bound of the module's: one MLP encoder (the
+    module has two unless ``vf_share_layers``), the action head and the value head."""
+    hiddens = document["model_config"]["fcnet_hiddens"]
+    encoder = network_parameters(hiddens, document["observation"]["shape"][0])
+    return (
+        encoder
+        + network_parameters([document["action"]["n"]], hiddens[-1])
+        + network_parameters([1], hiddens[-1])
+    )
+
+
+def _check_weights(header: Mapping[str, Any], document: Mapping[str, Any], where: str) -> None:
+    """``ValueError`` naming the file and the tensor unless the header's weights (their shapes,
+    read before any tensor) fit the document: the action head has ``n`` rows on the last
+    hidden layer, and the weights are at least as many as it implies."""
+    shapes = {}
+    for name, entry in header.items():
+        shape = entry.get("shape") if isinstance(entry, dict) else None
+        if name == "__metadata__":
+            continue
+        if not isinstance(shape, list) or not all(
+            isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in shape
+        ):
+            raise ValueError(f"rllib: {where}: tensor {name!r:.80} has no valid shape")
+        shapes[name] = shape
+    n, last = document["action"]["n"], document["model_config"]["fcnet_hiddens"][-1]
+    for name, want in zip(ACTION_HEAD, ([n, last], [n]), strict=True):
+        if shapes.get(name) != want:
+            raise ValueError(
+                f"rllib: {where}: tensor {name!r} is {shapes.get(name, 'missing')}, the document "
+                f"(action n, fcnet_hiddens) implies {want}"
+            )
+    held, implied = sum(math.prod(s) for s in shapes.values()), _implied_parameters(document)
+    if held < implied:
+        raise ValueError(
+            f"rllib: {where}: the model config does not match the weights (they hold {held:,} "
+            f"numbers, the document implies at least {implied:,})"
+        )
 
 
 def spaces(document: Mapping[str, Any]) -> tuple[Any, Any]:
@@ -250,15 +299,14 @@ def read_export(path: str | os.PathLike) -> tuple[Any, dict[str, Any]]:
 
     where = repr(os.fspath(path))
     data = read_regular_file(path, max_bytes=MAX_EXPORT_BYTES, what="rllib")
-    document = _document(_header(data, where), where)
+    header = _header(data, where)
+    document = _document(header, where)
+    _check_weights(header, document, where)
     try:
         tensors = load(data)
     except Exception as exc:  # safetensors' own error type: a corrupt body
         raise ValueError(f"rllib: {where}: cannot read its weights: {exc}") from None
     require_finite(tensors, f"rllib: {where}")
-    elements = sum(t.numel() for t in tensors.values())
-    if _encoder_parameters(document) > elements:
-        raise ValueError(f"rllib: {where}: the model config does not match the weights")
     observation, action = spaces(document)
     cls = _module_classes()[document["module"]]
     module = cls(
