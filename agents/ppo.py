@@ -92,6 +92,8 @@ def load_policy(path: str, trust: bool = False) -> Any:
     if not os.path.isfile(path):
         if os.path.isdir(path):
             raise FileNotFoundError(f"ppo: {path!r} is a folder, not a model file")
+        if os.path.exists(path):  # (never opened: a FIFO would block the reader)
+            raise ValueError(f"ppo: {path!r} is not a regular file (a FIFO, device or socket)")
         raise FileNotFoundError(f"ppo: no model file at {path!r}")
     info = os.stat(path)
     key = (os.path.abspath(path), info.st_dev, info.st_ino, info.st_mtime_ns, info.st_size)

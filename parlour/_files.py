@@ -34,9 +34,12 @@ def atomic_path(path: str | os.PathLike) -> Iterator[Path]:
         with open(tmp, "rb+") as written:
             os.fsync(written.fileno())
         os.replace(tmp, target)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             tmp.unlink()
+        if isinstance(exc, OSError) and exc.filename is None and exc.errno is not None:
+            # (a failed write names no file: "File too large", "No space left on device")
+            raise OSError(exc.errno, f"{exc.strerror} (writing {target})", str(target)) from exc
         raise
     _fsync_folder(target.parent)
 

@@ -48,3 +48,17 @@ def test_read_regular_file_refuses_fifo_and_device_without_blocking(tmp_path):
         read_regular_file(fifo, max_bytes=10, what="config")
     with pytest.raises(ValueError, match="not a regular file"):
         read_regular_file("/dev/zero", max_bytes=10, what="config")
+
+
+def test_a_failed_write_names_the_file_it_was_writing(tmp_path):
+    """``ulimit -f`` or a full disk fails the write with an OSError that names no file
+    ("[Errno 27] File too large"): the error names the target (found by the attack review)."""
+    import errno
+
+    target = tmp_path / "report.json"
+    too_large = r"File too large \(writing .*report\.json\)"
+    with pytest.raises(OSError, match=too_large) as info, atomic_path(target) as tmp:
+        tmp.write_text("half")
+        raise OSError(errno.EFBIG, "File too large")
+    assert info.value.errno == errno.EFBIG and info.value.filename == str(target)
+    assert os.listdir(tmp_path) == []

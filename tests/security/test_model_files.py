@@ -165,6 +165,19 @@ def test_the_content_decides_not_the_name(tmp_path):
         ppo.load_policy(str(garbage))
 
 
+@pytest.mark.timeout(20)
+def test_a_device_or_fifo_is_named_as_such_and_never_opened(tmp_path):
+    """``ppo:/dev/zero`` and a FIFO said "no model file at" (found by the attack review); a FIFO
+    must not be opened (it would block the reader)."""
+    import os
+
+    fifo = tmp_path / "model.safetensors"
+    os.mkfifo(fifo)
+    for path in ("/dev/zero", str(fifo)):
+        with pytest.raises(ValueError, match="is not a regular file"):
+            ppo.load_policy(path)
+
+
 def test_convert_gives_a_file_that_loads_without_trust_with_the_same_logits(tmp_path, capsys):
     dst = tmp_path / "converted.safetensors"
     argv = ["models", "convert", str(LEGACY), str(dst), "--trust-model"]
