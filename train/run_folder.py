@@ -125,6 +125,11 @@ def check_resume(run_dir: Path, cfg_dict: dict[str, Any], checkpoint: str | None
         old = run_dir / "checkpoints" / OLD_CHECKPOINT_MODEL
         if old.is_file():
             raise RunFolderError(old_run_hint(run_dir, old, ckpt))
+        if checkpoint is not None and ckpt.is_dir():
+            raise RunFolderError(
+                f"--resume: {folder / 'state.json'} is missing (the run's state and history): "
+                f"the checkpoint {ckpt} alone cannot resume it; nothing was changed"
+            )
         raise RunFolderError(f"--resume but no checkpoint at {ckpt}")
     path = run_dir / "config.yaml"
     try:

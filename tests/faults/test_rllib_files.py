@@ -253,3 +253,16 @@ def test_a_corrupt_trusted_checkpoint_is_a_clear_error(tmp_path: Path) -> None:
     rllib_agent._CACHE.clear()
     with pytest.raises(ValueError, match="cannot load the RLlib checkpoint"):
         make_agent(f"rllib:{tmp_path / 'ckpt'}", "audition", trust=True)
+
+
+def test_resume_of_an_rllib_run_without_its_state_names_the_missing_state(tmp_path):
+    """With ``checkpoints/state.json`` deleted, ``--resume`` said "no checkpoint at …/latest"
+    although ``latest/`` was there (found by the attack review): it names the missing file."""
+    from parlour.train.run_folder import RunFolderError, check_resume
+
+    (tmp_path / "checkpoints" / "latest").mkdir(parents=True)
+    with pytest.raises(RunFolderError, match=r"state\.json is missing .* cannot resume it"):
+        check_resume(tmp_path, {}, checkpoint="latest")
+    (tmp_path / "checkpoints" / "latest").rmdir()
+    with pytest.raises(RunFolderError, match="no checkpoint at"):
+        check_resume(tmp_path, {}, checkpoint="latest")
