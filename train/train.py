@@ -67,7 +67,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gc
-import json
 import multiprocessing
 import sys
 import time
@@ -76,7 +75,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from parlour._files import read_regular_file, write_atomic
+from parlour._files import write_atomic
 from parlour.agents.model_file import RUN_MODEL_FILE
 from parlour.agents.model_file import SUFFIX as MODEL_SUFFIX
 from parlour.train.checkpoints import RunState, fallback_warning, find_checkpoints
@@ -105,6 +104,7 @@ from parlour.train.run_folder import (
     clear_run_dir,
     refuse_agent_models_in,
 )
+from parlour.train.run_report import interrupted_report, run_report
 from parlour.train.safe_stop import (
     FINAL_EVALUATION,
     final_eval_interrupt_message,
@@ -119,8 +119,6 @@ if TYPE_CHECKING:
 
 #: the shortest training time a steps/s figure divides by (a run of no steps takes ~0 s)
 MIN_DURATION_S = 1e-9
-#: the largest ``imitation.json`` read back into the report
-MAX_IMITATION_BYTES = 16 * 1024 * 1024
 HELP = "train a MaskablePPO agent from a YAML config (self-play, evaluation, report)"
 
 
@@ -536,7 +534,7 @@ def _train_locked(cfg: TrainConfig, run_dir: Path, resume: bool, progress: bool)
     spec = cfg.game_spec
     state = RunState(run_dir / "checkpoints")  # (restored from the checkpoint by --resume)
     model, steps_per_s, interrupted = _learn(cfg, run_dir, state, resume, progress)
-    stopped = partial(_interrupted, cfg, run_dir, state, model.num_timesteps, steps_per_s)
+    stopped = partial(interrupted_report, cfg, run_dir, state, model.num_timesteps, steps_per_s)
     if interrupted:
         return stopped(None, interrupt_message(run_dir, model.num_timesteps))
 
@@ -563,69 +561,11 @@ def _train_locked(cfg: TrainConfig, run_dir: Path, resume: bool, progress: bool)
         }
     )
     state.update(model.num_timesteps)
-    report = _report(cfg, run_dir, state, model.num_timesteps, steps_per_s, eval_time, final)
+    report = run_report(cfg, run_dir, state, model.num_timesteps, steps_per_s, eval_time, final)
     write_report(report, run_dir, spec)
     print_report(report, spec)
     print(f"wrote {run_dir}/report.md, report.json, learning_curve.png, {RUN_MODEL_FILE}")
     return report
-
-
-def _interrupted(
-    cfg: TrainConfig,
-    run_dir: Path,
-    state: RunState,
-    timesteps: int,
-    steps_per_s: float,
-    during: str | None,
-    message: str,
-) -> dict[str, Any]:
-    """The report of a stopped run (no final table; ``"interrupted_during"``: ``during`` when
-    given), written with signals ignored, and its one line on stderr."""
-    from parlour.train.report import write_report
-
-    with no_interrupts():
-        report = _report(cfg, run_dir, state, timesteps, steps_per_s, 0.0, {})
-        report["interrupted"] = True
-        if during is not None:
-            report["interrupted_during"] = during
-        write_report(report, run_dir, cfg.game_spec)
-        print(message, file=sys.stderr)
-    return report
-
-
-def _report(
-    cfg: TrainConfig,
-    run_dir: Path,
-    state: RunState,
-    timesteps: int,
-    steps_per_s: float,
-    eval_time: float,
-    final: dict[str, Any],
-) -> dict[str, Any]:
-    return {
-        "name": cfg.name,
-        "game": cfg.game_spec.name,
-        "players": cfg.players,
-        "game_options": cfg.game_options,
-        "timesteps": int(timesteps),
-        "train_wall_time_s": round(state.wall_time, 1),
-        "train_steps_per_s": round(steps_per_s, 1),  # periodic evaluations excluded
-        "final_eval_wall_time_s": round(eval_time, 1),
-        "model": str(run_dir / RUN_MODEL_FILE),
-        "imitation": _imitation_summary(run_dir),
-        "final": learner_summary(final, cfg.game_spec),
-        "final_tournaments": final,
-        "history": state.history,
-        "config": cfg.to_dict(),
-    }
-
-
-def _imitation_summary(run_dir: Path) -> dict[str, Any] | None:
-    """The run's ``imitation.json`` (its first stage, :mod:`parlour.train.imitation`), or None."""
-    path = run_dir / "imitation.json"
-    if not path.is_file():
-        return None
-    return json.loads(read_regular_file(path, max_bytes=MAX_IMITATION_BYTES, what="imitation"))
 
 
 def _yaml(data: dict[str, Any]) -> str:

@@ -41,7 +41,10 @@ def test_a_nan_metric_is_null_in_report_json_and_state_json(tmp_path, capsys, mo
             s["mean_score"] = np.float32("inf")
         return out
 
-    monkeypatch.setattr(train_module, "learner_summary", with_nan)
+    import parlour.train.run_report as run_report_module
+
+    monkeypatch.setattr(train_module, "learner_summary", with_nan)  # (state.json's history)
+    monkeypatch.setattr(run_report_module, "learner_summary", with_nan)  # (report.json)
     cfg = write_config(tmp_path / "tiny.yaml", tiny())
     argv = ["train", str(cfg), "--runs", str(tmp_path / "runs"), "--no-progress"]
     assert run_main(argv, capsys)[0] == 0
