@@ -1,11 +1,15 @@
 """The install layout (everything else is in pyproject.toml).
 
-The repository keeps its top-level folders; the wheel maps them under one namespace:
+Folder paths are import paths: ``parlour/`` is the package, and each of its capability
+subpackages is a link to the repository's top-level folder of the same name
+(``parlour/envs -> ../envs``, … ``parlour/apps -> ../apps``), so ``parlour.envs.audition.rules``
+is the file ``parlour/envs/audition/rules.py`` for Python, import-linter, IDEs and type checkers
+alike, while the top-level folders stay where a reader looks for them (``docs/layout.md``).
 
 | folder | installs as |
 |---|---|
-| ``parlour/`` | ``parlour`` (``__version__``, registration) |
-| ``envs/``, ``agents/``, ``train/``, ``benchmarks/`` | ``parlour.envs``, ``parlour.agents``, … |
+| ``parlour/`` | ``parlour`` (``__version__``, registration, the shared foundations) |
+| ``envs/``, ``agents/``, ``games/``, ``eval/``, ``train/``, ``apps/``, ``benchmarks/`` | ``parlour.envs``, ``parlour.agents``, … (through the links in ``parlour/``) |
 | ``configs/`` | ``parlour.configs`` (the shipped YAML configs, as package data) |
 | ``models/`` | ``parlour.models`` (the shipped trained models, their cards and index, as package data) |
 | ``parlour.pth`` | ``site-packages/parlour.pth``: imports ``parlour`` at start-up (registration) |
@@ -16,31 +20,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import find_packages, setup
 from setuptools.command.build_py import build_py
 
 HERE = Path(__file__).parent
-PACKAGE_DIRS: dict[str, str] = {
-    "parlour": "parlour",
-    "parlour.envs": "envs",
-    "parlour.agents": "agents",
-    "parlour.train": "train",
-    "parlour.benchmarks": "benchmarks",
-    "parlour.configs": "configs",
-    "parlour.models": "models",
-}
 PTH_FILE = "parlour.pth"
-
-
-def find_packages() -> list[str]:
-    """Every folder with an ``__init__.py`` below the mapped folders, as dotted names."""
-    found: list[str] = []
-    for package, folder in PACKAGE_DIRS.items():
-        for init in sorted((HERE / folder).rglob("__init__.py")):
-            relative = init.parent.relative_to(HERE / folder).parts
-            if "__pycache__" not in relative:
-                found.append(".".join((package, *relative)))
-    return found
 
 
 class BuildPyWithPth(build_py):
@@ -55,7 +39,7 @@ class BuildPyWithPth(build_py):
 
 
 setup(
-    packages=find_packages(),
-    package_dir={package: folder for package, folder in PACKAGE_DIRS.items()},
+    # find_packages follows the links in parlour/ (os.walk(followlinks=True))
+    packages=find_packages(include=["parlour", "parlour.*"]),
     cmdclass={"build_py": BuildPyWithPth},
 )

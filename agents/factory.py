@@ -3,10 +3,10 @@
 | spec | game | agent |
 |---|---|---|
 | ``random`` | any | uniform over legal actions (:mod:`parlour.agents.random_agent`) |
-| ``audition.greedy`` | audition | one-ply greedy (:mod:`parlour.agents.audition_greedy`) |
-| ``audition.expert`` | audition | determinized Monte Carlo search (:mod:`parlour.agents.audition_expert`); options ``sims=N`` |
-| ``audition.search`` | audition | determinized search with rollouts by a trained PPO policy (:mod:`parlour.agents.audition_search`); options ``model=PATH`` (required), ``sims=N``, ``rollout=policy`` or ``greedy``, ``top=K``, ``depth=D``, ``sample=0`` or ``1`` |
-| ``guests.deducer`` | guests | deduction-engine baseline (:mod:`parlour.agents.guests_deducer`); option ``p=P`` accuses once a candidate has probability ≥ P |
+| ``audition.greedy`` | audition | one-ply greedy (:mod:`parlour.games.audition.greedy`) |
+| ``audition.expert`` | audition | determinized Monte Carlo search (:mod:`parlour.games.audition.expert`); options ``sims=N`` |
+| ``audition.search`` | audition | determinized search with rollouts by a trained PPO policy (:mod:`parlour.games.audition.search`); options ``model=PATH`` (required), ``sims=N``, ``rollout=policy`` or ``greedy``, ``top=K``, ``depth=D``, ``sample=0`` or ``1`` |
+| ``guests.deducer`` | guests | deduction-engine baseline (:mod:`parlour.games.guests.deducer`); option ``p=P`` accuses once a candidate has probability ≥ P |
 | ``ppo:PATH`` | any | a trained MaskablePPO model, most probable legal action (:mod:`parlour.agents.ppo`): parlour's model format (``.safetensors``), or a Stable-Baselines3 zip only with ``trust=True`` (``--trust-model``: a zip runs code while it loads) |
 | ``ppo:NAME`` | its own | a model shipped with parlour, by short name (``ppo:audition-2p``; ``parlour models`` lists them, :mod:`parlour.models`); refused for another game or player count |
 | ``ppo:PATH:sample`` | any | the same, sampling from the masked policy (also ``ppo:NAME:sample``) |
@@ -17,9 +17,9 @@ A game plug-in adds its own scripted agents (``GameSpec.agents``: spec name →
 of the test game in ``tests/games/countdown/``.
 
 Options follow the name after a colon, comma separated: ``audition.expert:sims=200``
-(``sims`` ≤ 10,000, ``top`` ≤ 27, ``depth`` ≤ 1,000: :mod:`parlour.train.limits`).
+(``sims`` ≤ 10,000, ``top`` ≤ 27, ``depth`` ≤ 1,000: :mod:`parlour.limits`).
 An unknown name, an option the agent does not take, or an agent of another game raise
-``ValueError`` listing what is known. ``game`` is a :class:`~parlour.train.games.GameSpec` or a
+``ValueError`` listing what is known. ``game`` is a :class:`~parlour.games.GameSpec` or a
 game name.
 """
 
@@ -30,10 +30,10 @@ from typing import TYPE_CHECKING, Any
 
 from parlour.agents.base import Agent
 from parlour.agents.trust import TRUST_FLAG
-from parlour.train.limits import MAX_SEARCH_DEPTH, MAX_SEARCH_TOP, MAX_SIMS
+from parlour.limits import MAX_SEARCH_DEPTH, MAX_SEARCH_TOP, MAX_SIMS
 
 if TYPE_CHECKING:
-    from parlour.train.games import GameSpec
+    from parlour.games import GameSpec
 
 #: name -> (games it plays, or None for every game; builder(spec, seed, **options))
 _BUILDERS: dict[str, tuple[tuple[str, ...] | None, Callable[..., Agent]]] = {}
@@ -60,14 +60,14 @@ def _random(spec: str, seed: int | None) -> Agent:
 
 @_register("audition.greedy", ("audition",))
 def _greedy(spec: str, seed: int | None) -> Agent:
-    from parlour.agents.audition_greedy import GreedyAgent
+    from parlour.games.audition.greedy import GreedyAgent
 
     return GreedyAgent(spec, seed)
 
 
 @_register("audition.expert", ("audition",))
 def _expert(spec: str, seed: int | None, sims: str | None = None) -> Agent:
-    from parlour.agents.audition_expert import DEFAULT_SIMS, ExpertAgent
+    from parlour.games.audition.expert import DEFAULT_SIMS, ExpertAgent
 
     return ExpertAgent(spec, seed, sims=_int_option("sims", sims, DEFAULT_SIMS, MAX_SIMS))
 
@@ -84,7 +84,7 @@ def _search(
     depth: str | None = None,
     sample: str | None = None,
 ) -> Agent:
-    from parlour.agents.audition_search import DEFAULT_DEPTH, DEFAULT_SIMS, SearchAgent
+    from parlour.games.audition.search import DEFAULT_DEPTH, DEFAULT_SIMS, SearchAgent
 
     return SearchAgent(
         spec,
@@ -101,7 +101,7 @@ def _search(
 
 @_register("guests.deducer", ("guests",))
 def _deducer(spec: str, seed: int | None, p: str | None = None) -> Agent:
-    from parlour.agents.guests_deducer import DeducerAgent
+    from parlour.games.guests.deducer import DeducerAgent
 
     return DeducerAgent(spec, seed, p=_float_option("p", p, 1.0))
 
@@ -128,7 +128,7 @@ def _float_option(name: str, value: str | None, default: float) -> float:
 
 def _int_option(name: str, value: str | None, default: int, high: int | None = None) -> int:
     """The int of option ``name`` (``default`` when absent), at most ``high`` when given (the
-    bounds of :mod:`parlour.train.limits`)."""
+    bounds of :mod:`parlour.limits`)."""
     if value is None:
         return default
     try:
@@ -167,7 +167,7 @@ def make_agent(
     ``trust`` lets a model file that holds pickles (a Stable-Baselines3 zip, an RLlib
     checkpoint) load: such a file runs code while it loads (``--trust-model``,
     :mod:`parlour.agents.trust`); parlour's own model files load either way."""
-    from parlour.train.games import get_game, load_object
+    from parlour.games import get_game, load_object
 
     game = get_game(game)
     if not isinstance(spec, str) or not spec:
@@ -270,7 +270,7 @@ def model_agents(game: GameSpec | str | None = None) -> list[str]:
 def _names(game: GameSpec | str | None) -> list[str]:
     if game is None:
         return list(_BUILDERS)
-    from parlour.train.games import get_game
+    from parlour.games import get_game
 
     spec = get_game(game)
     ours = [n for n, (g, _) in _BUILDERS.items() if g is None or spec.name in g]

@@ -2,7 +2,7 @@
 
 Defined here, below :mod:`parlour.train` (layers: envs < agents < train), so that the model file
 reader (:mod:`parlour.agents.model_document`) and the config checks
-(:mod:`parlour.train.limits`, which re-exports the network bounds) use the same values. A model
+(:mod:`parlour.limits`, which re-exports the network bounds) use the same values. A model
 file past a bound is refused before anything is built from it.
 
 | bound | value | why this value |

@@ -90,7 +90,7 @@ def extractor_classes() -> dict[str, type]:
 def _game_classes(attribute: str) -> dict[str, type]:
     """The classes the registered games' specs name (``GameSpec.policy`` /
     ``features_extractor``), by class name: parlour's own code, never a name from a file."""
-    from parlour.train.games import GAMES, get_game, load_object
+    from parlour.games import GAMES, get_game, load_object
 
     get_game("audition")  # (loads the built-in games)
     found: dict[str, type] = {}

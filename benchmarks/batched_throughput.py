@@ -1,7 +1,7 @@
 """Batched Audition throughput: ``N`` games stepped as arrays, masks and observations included.
 
 Ours: :class:`parlour.envs.audition.batched.BatchedAudition` at batch 4,096, 2 players, random
-legal play (:func:`parlour.agents.audition_batched.random_actions`): per step the legal masks,
+legal play (:func:`parlour.games.audition.batched_agents.random_actions`): per step the legal masks,
 the acting players' observations and one batched step (auto-reset included), counting one step
 per game. Peers, timed in the same run: the ``audition_v1`` AEC env (masked random play through
 ``env()``, as the ``aec`` section measures it) and OpenSpiel's C++ ``kuhn_poker`` (the
@@ -24,8 +24,8 @@ AEC_PEER = "audition_v1 2p (AEC env)"
 
 def batched_rate(steps: int, seed: int = 0, batch: int = BATCH, num_players: int = 2) -> float:
     """Game steps/s of the batched engine (each batched step moves ``batch`` games)."""
-    from parlour.agents.audition_batched import random_actions
     from parlour.envs.audition.batched import BatchedAudition
+    from parlour.games.audition.batched_agents import random_actions
 
     eng = BatchedAudition(batch, num_players, seed=seed)
     rng = np.random.default_rng(seed)

@@ -36,7 +36,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from parlour.train.cli import positive_int
+from parlour.apps.cli import positive_int
 
 HELP = "measure throughput against PettingZoo / OpenSpiel peers (not part of make test)"
 SECTIONS = ("aec", "engine", "batched", "guests", "train", "memory")
@@ -271,8 +271,8 @@ def check_imports(sections: list[str]) -> None:
     """Before anything is measured: ``UserError`` naming the extra to install when a section's
     own modules are missing (:data:`SECTION_NEEDS`); one line on stderr when peers' modules are
     (:data:`SECTION_PEERS`: those ratios are left null)."""
-    from parlour.train.errors import UserError
-    from parlour.train.extras import install_line, missing, needs
+    from parlour.errors import UserError
+    from parlour.extras import install_line, missing, needs
 
     for section in sections:
         lost = missing(SECTION_NEEDS.get(section, ()))

@@ -30,7 +30,7 @@ models that need different values of a key the table leaves unset are refused (g
 
 The folder read is :data:`MODELS_DIR_ENV` (``PARLOUR_MODELS_DIR``) when set, else this package's
 own folder: tests point it at a temporary registry. ``parlour models`` lists the models with their
-cards' summary lines (:mod:`parlour.train.shipped`). Importing this module loads only PyYAML.
+cards' summary lines (:mod:`parlour.apps.models`). Importing this module loads only PyYAML.
 """
 
 from __future__ import annotations

@@ -11,8 +11,8 @@ new module``:
 
 | pickled as | now in |
 |---|---|
-| ``train.features.AuditionFeatures`` | :mod:`parlour.train.games.audition` |
-| ``train.features.GuestsFeatures``, ``GuestsPolicy``, ``PriorHead`` | :mod:`parlour.train.games.guests` |
+| ``train.features.AuditionFeatures`` | :mod:`parlour.games.audition.plugin` |
+| ``train.features.GuestsFeatures``, ``GuestsPolicy``, ``PriorHead`` | :mod:`parlour.games.guests.plugin` |
 """
 
 from __future__ import annotations
@@ -32,10 +32,10 @@ LEGACY_PACKAGES: tuple[str, ...] = ("envs", "agents", "train", "benchmarks")
 #: their features extractor (``policy_kwargs``) and policy class (``policy_class``); the game
 #: plug-ins took them out of ``train.features`` (now gone) into one module per game.
 MOVED: dict[tuple[str, str], str] = {
-    ("train.features", "AuditionFeatures"): "parlour.train.games.audition",
-    ("train.features", "GuestsFeatures"): "parlour.train.games.guests",
-    ("train.features", "GuestsPolicy"): "parlour.train.games.guests",
-    ("train.features", "PriorHead"): "parlour.train.games.guests",
+    ("train.features", "AuditionFeatures"): "parlour.games.audition.plugin",
+    ("train.features", "GuestsFeatures"): "parlour.games.guests.plugin",
+    ("train.features", "GuestsPolicy"): "parlour.games.guests.plugin",
+    ("train.features", "PriorHead"): "parlour.games.guests.plugin",
 }
 
 
@@ -55,7 +55,7 @@ class _AliasLoader(importlib.abc.Loader):
 
 
 class _LegacyFinder(importlib.abc.MetaPathFinder):
-    """Resolves ``train.tournament`` to the module object ``parlour.train.tournament``, and a
+    """Resolves ``train.tournament`` to the module object ``parlour.eval.tournament``, and a
     module that :data:`MOVED` emptied (``train.features``) to a view holding the moved names."""
 
     def find_spec(self, fullname: str, path=None, target=None):

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 
+from parlour.apps.cli import main
 from parlour.benchmarks import aec_throughput
 from parlour.benchmarks import run as bench
-from parlour.train.cli import main
 
 KEYS = {"name", "value", "unit", "peer", "peer_value", "ratio"}
 

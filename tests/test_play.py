@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from parlour.train.cli import main
-from parlour.train.play import Move, Session
+from parlour.apps.cli import main
+from parlour.apps.play import Move, Session
 
 
 def play(argv: list[str], lines: list[str], capsys) -> tuple[int, str]:
@@ -91,7 +91,7 @@ def test_bad_arguments_give_a_clear_error(capsys):
 def session(lines: list[str], **kw):
     import argparse
 
-    from parlour.train.play import Session
+    from parlour.apps.play import Session
 
     args = argparse.Namespace(
         game="guests",
@@ -143,7 +143,7 @@ def test_undo_restores_the_state_before_the_half_built_choice():
     import argparse
     import pickle
 
-    from parlour.train.play import Session
+    from parlour.apps.play import Session
 
     args = argparse.Namespace(
         game="guests", players=2, opponents=["random"], seat=0, seed=3, level="easy"

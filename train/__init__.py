@@ -2,18 +2,18 @@
 
 | module | what it holds |
 |---|---|
-| :mod:`parlour.train.cli` | the ``parlour`` command line (subcommands, shared argument types) |
+| :mod:`parlour.apps.cli` | the ``parlour`` command line (subcommands, shared argument types) |
 | :mod:`parlour.train.config` | the training config schema, shipped configs by name |
 | :mod:`parlour.train.train` | ``parlour train``: MaskablePPO self-play training |
 | :mod:`parlour.train.model`, :mod:`parlour.train.imitation` | the run's MaskablePPO model (built, or started from a saved one); the imitation warm start |
-| :mod:`parlour.train.evaluate` | ``parlour eval``: a tournament between agents |
-| :mod:`parlour.train.play` | ``parlour play``: a person against agents in the terminal (:class:`~parlour.train.play.PlayUI`) |
-| :mod:`parlour.train.tournament` | tournaments: seat rotation, paired deals, statistics |
-| :mod:`parlour.train.report` | rendering results and training reports (Markdown, PNG, terminal) |
+| :mod:`parlour.eval.evaluate` | ``parlour eval``: a tournament between agents |
+| :mod:`parlour.apps.play` | ``parlour play``: a person against agents in the terminal (:class:`~parlour.apps.play.PlayUI`) |
+| :mod:`parlour.eval.tournament` | tournaments: seat rotation, paired deals, statistics |
+| :mod:`parlour.eval.report` | rendering results and training reports (Markdown, PNG, terminal) |
 | :mod:`parlour.train.single_seat`, :mod:`parlour.train.opponents` | one learner seat as a Gymnasium env, its opponent pool |
-| :mod:`parlour.train.games` | the game plug-ins: ``GameSpec``, the registry, one module per game |
+| :mod:`parlour.games` | the game plug-ins: ``GameSpec``, the registry, one module per game |
 
 Training, evaluation, tournaments, reports and play know no game: each command resolves the game
-once and passes its :class:`~parlour.train.games.GameSpec` down; everything game-specific lives
-in that game's module under :mod:`parlour.train.games`.
+once and passes its :class:`~parlour.games.GameSpec` down; everything game-specific lives
+in that game's module under :mod:`parlour.games`.
 """

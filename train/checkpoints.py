@@ -38,9 +38,9 @@ from pathlib import Path
 from typing import Any
 
 from parlour._files import TMP_SUFFIX, _fsync_folder, atomic_path, read_regular_file, write_atomic
-from parlour.train.report import strict_json
+from parlour.eval.report import strict_json
+from parlour.safe_stop import deferred_interrupts
 from parlour.train.run_folder import RunFolderError
-from parlour.train.safe_stop import deferred_interrupts
 
 #: the newest checkpoint's model file (the one name to change with the model format)
 CHECKPOINT_MODEL = "latest.safetensors"

@@ -12,7 +12,7 @@ agent specs and the game options against it.
 | key | type | default | meaning |
 |---|---|---|---|
 | ``name`` | str | — | run folder ``runs/<name>/`` |
-| ``game`` | str | ``audition`` | game: a registered name or ``module:ATTR`` naming a ``GameSpec`` (:mod:`parlour.train.games`) |
+| ``game`` | str | ``audition`` | game: a registered name or ``module:ATTR`` naming a ``GameSpec`` (:mod:`parlour.games`) |
 | ``players`` | int | 2 | seats |
 | ``game_options`` | mapping | ``{}`` | env constructor options (Audition: ``action_cards``, ``uncertain_counts``, ``reward_mode``), and the game's training-only options |
 | ``seed`` | int | 0 | seeds SB3/torch, the envs and the evaluations (a ``--resume`` session: a seed derived from it and the step it resumes at, ``train.session_seed``) |
@@ -52,18 +52,18 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from parlour import limits as L
 from parlour._files import read_regular_file
 from parlour.agents.model_document import (
     extractor_option_rule,
     extractor_options,
     is_extractor_option,
 )
-from parlour.train import limits as L
 from parlour.train.rllib.settings import RLlibSettings
 from parlour.train.run_folder import check_run_name
 
 if TYPE_CHECKING:
-    from parlour.train.games import GameSpec
+    from parlour.games import GameSpec
 
 #: the package whose ``<name>.yaml`` data files are the shipped configs
 CONFIG_PACKAGE = "parlour.configs"
@@ -137,7 +137,7 @@ class PPOConfig:
 
 @dataclass
 class EvalConfig:
-    """Evaluations during and after training (tournaments, :mod:`parlour.train.tournament`)."""
+    """Evaluations during and after training (tournaments, :mod:`parlour.eval.tournament`)."""
 
     #: learner steps between periodic evaluations
     every: int = 50000
@@ -228,7 +228,7 @@ class TrainConfig:
         """The game's plug-in spec: resolved once (by validation, or on first use)."""
         spec = self.__dict__.get("_game_spec")
         if spec is None:
-            from parlour.train.games import get_game
+            from parlour.games import get_game
 
             spec = self.__dict__["_game_spec"] = get_game(self.game)
         return spec
@@ -442,7 +442,7 @@ def _validate(cfg: TrainConfig) -> None:
     need(bool(e.agents), "eval.agents: at least one agent (or leave it out: the game's baselines)")
     need(bool(e.final_agents), "eval.final_agents: at least one agent (or leave it out)")
     try:  # the game options are checked by building the env once
-        from parlour.train.games import make_raw_env
+        from parlour.games import make_raw_env
 
         env = make_raw_env(spec, cfg.players, **cfg.game_options)
     except (TypeError, ValueError) as exc:

@@ -17,8 +17,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from parlour.games import GameSpec
     from parlour.train.config import TrainConfig
-    from parlour.train.games import GameSpec
 
 #: evaluation deals are seeded apart from training episodes: deal seeds start at
 #: ``EVAL_SEED_BASE + seed * EVAL_SEEDS_PER_RUN`` (+ the steps of a periodic evaluation)
@@ -40,7 +40,7 @@ def evaluate_agent(
     seed_offset: int = 0,
 ) -> dict[str, dict[str, Any]]:
     """A two-kind tournament of ``learner`` (an agent spec) against each of ``agents``."""
-    from parlour.train.tournament import run_tournament
+    from parlour.eval.tournament import run_tournament
 
     results = {}
     for opp in agents:
@@ -74,7 +74,7 @@ def learner_summary(
     """The learner's entry of each tournament (by opponent), with the game's own statistics
     (``spec``: the tournaments' game); solo also the baseline's entry on the same deals
     (``baseline``)."""
-    from parlour.train.games import get_game
+    from parlour.games import get_game
 
     out = {}
     for opp, r in results.items():

@@ -33,8 +33,8 @@ from typing import Any
 import numpy as np
 
 from parlour._files import write_atomic
+from parlour.eval.report import strict_json
 from parlour.train.config import ConfigError, TrainConfig
-from parlour.train.report import strict_json
 
 #: decisions of teacher games still running when recording stops are dropped; below this share
 #: kept, a warning says that ``imitation.steps`` is short for games this long

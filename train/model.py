@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from parlour.agents.trust import refuse_untrusted, require_finite
+from parlour.errors import UserError
 from parlour.train.config import TrainConfig
-from parlour.train.errors import UserError
 
 
 class TrainingDivergedError(UserError):

@@ -9,8 +9,8 @@ the processes, the pipes and the one-observation-at-a-time policy calls:
 | the games | ``N`` :class:`~parlour.train.single_seat.SingleSeatEnv` (each its own raw AEC env, opponent pool, generator and reward shaping): every observation, reward and episode is what that env gives |
 | learner | SB3 runs its policy once per step on the ``(N, D)`` observations (MaskablePPO: with ``action_masks()``, ``(N, A)``) |
 | scripted opponents | played inside each game (``random``, ``guests.deducer``, …), as in the single-seat env |
-| network opponents | learner snapshots and ``ppo:PATH`` baselines: the games are stepped together (:meth:`SingleSeatEnv.step_steps`) and every pending decision of one network is decided in **one forward pass** (:func:`parlour.agents.audition_batched.policy_logits`), each agent then choosing with its own generator (:meth:`MaskedLogitsAgent.choose`) |
-| cases (Awkward Guests) | generated cases come from one :class:`~parlour.train.case_pool.CasePool` in a **child process** (its own core), handed to the games in the order they reset: unique per run, reproducible |
+| network opponents | learner snapshots and ``ppo:PATH`` baselines: the games are stepped together (:meth:`SingleSeatEnv.step_steps`) and every pending decision of one network is decided in **one forward pass** (:func:`parlour.games.audition.batched_agents.policy_logits`), each agent then choosing with its own generator (:meth:`MaskedLogitsAgent.choose`) |
+| cases (Awkward Guests) | generated cases come from one :class:`~parlour.games.guests.case_pool.CasePool` in a **child process** (its own core), handed to the games in the order they reset: unique per run, reproducible |
 | episode end | ``infos[i]`` is the single-seat env's final info plus ``terminal_observation``; the game is reset at once |
 | seeding | ``seed(s)``: game ``i`` resets with seed ``s + i`` (as SB3's ``DummyVecEnv``), the case pool is seeded from ``s`` |
 
@@ -26,8 +26,8 @@ from typing import Any
 import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
-from parlour.agents.audition_batched import policy_logits
-from parlour.train.games import GameSpec, get_game
+from parlour.games import GameSpec, get_game
+from parlour.games.audition.batched_agents import policy_logits
 from parlour.train.opponents import OpponentPool
 from parlour.train.single_seat import SingleSeatEnv
 
@@ -176,7 +176,7 @@ class MultiGameVecEnv(VecEnv):
         ``seed``; ``None`` where the game prepares nothing (fixed cases, other games)."""
         if self.game_spec.reset_source is None or not self._case_process:
             return
-        from parlour.train.case_pool import CasePool
+        from parlour.games.guests.case_pool import CasePool
 
         options = self._env_options
         if options.get("cases", "generated") != "generated":

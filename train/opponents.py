@@ -22,7 +22,7 @@ import numpy as np
 
 from parlour.agents.base import Agent
 from parlour.agents.factory import make_agent
-from parlour.train.games import GameSpec, get_game
+from parlour.games import GameSpec, get_game
 
 
 class OpponentPool:

@@ -12,7 +12,7 @@
 | ``--resume`` never resets the history | a missing or corrupt ``state.json`` (with no usable previous pair) refuses ``--resume``, naming the file; the run folder is left as it was |
 | an older parlour's run says how to resume it | its ``checkpoints/latest.zip`` and ``snapshots/*.zip`` hold pickles: ``--resume`` names the ``parlour models convert`` command of the checkpoint and the number of snapshots to convert beside themselves (:func:`old_run_hint`; the resumed run plays the converted snapshots, :func:`parlour.train.checkpoints.converted_snapshot`) |
 
-Errors are :class:`RunFolderError` (a :class:`~parlour.train.errors.UserError`): one line, exit 2.
+Errors are :class:`RunFolderError` (a :class:`~parlour.errors.UserError`): one line, exit 2.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from parlour._files import read_regular_file
-from parlour.train.errors import UserError
+from parlour.errors import UserError
 
 #: config keys a resumed run must keep: the checkpoint restores the network, the optimizer and
 #: every PPO hyper-parameter, and the game decides what the network sees
@@ -154,7 +154,7 @@ def old_run_hint(run_dir: Path, old: Path, ckpt: Path) -> str:
     """The ``--resume`` error for an older parlour's run (SB3 zips: pickles): what converts it
     so that ``--resume`` takes it, its checkpoint ``old`` to ``ckpt`` and each self-play snapshot
     ``snapshots/X.zip`` to ``X.safetensors`` beside it (the resumed run plays those instead of
-    the zips). Short: one error line is cut at ``MAX_MESSAGE_CHARS`` (parlour.train.errors)."""
+    the zips). Short: one error line is cut at ``MAX_MESSAGE_CHARS`` (parlour.errors)."""
     hint = (
         f"--resume: no {ckpt.name} but an older parlour's checkpoint {old.name}, which holds "
         f"pickles; if you trust it, convert it once: 'parlour models convert {old} {ckpt} "

@@ -16,10 +16,10 @@ from typing import Any
 
 from parlour._files import read_regular_file
 from parlour.agents.model_file import RUN_MODEL_FILE
+from parlour.safe_stop import no_interrupts
 from parlour.train.checkpoints import RunState
 from parlour.train.config import TrainConfig
 from parlour.train.evaluation import learner_summary
-from parlour.train.safe_stop import no_interrupts
 
 #: the largest ``imitation.json`` read back into the report
 MAX_IMITATION_BYTES = 16 * 1024 * 1024
@@ -36,7 +36,7 @@ def interrupted_report(
 ) -> dict[str, Any]:
     """The report of a stopped run (no final table; ``"interrupted_during"``: ``during`` when
     given), written with signals ignored, and its one line on stderr."""
-    from parlour.train.report import write_report
+    from parlour.eval.report import write_report
 
     with no_interrupts():
         report = run_report(cfg, run_dir, state, timesteps, steps_per_s, 0.0, {})
@@ -57,7 +57,7 @@ def run_report(
     eval_time: float,
     final: dict[str, Any],
 ) -> dict[str, Any]:
-    """The ``report.json`` of an SB3 run (:func:`parlour.train.report.write_report` writes it
+    """The ``report.json`` of an SB3 run (:func:`parlour.eval.report.write_report` writes it
     with ``report.md`` and the chart)."""
     return {
         "name": cfg.name,

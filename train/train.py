@@ -8,7 +8,7 @@ parlour train configs/audition_2p.yaml --resume   # continue from runs/<name>/ch
 
 ``CONFIG`` is a YAML file, or the name of a config shipped with parlour (the ``parlour.configs``
 package data, :func:`parlour.train.config.resolve_config_path`). The game it names is resolved
-once, when the config is validated, and its :class:`~parlour.train.games.GameSpec` is passed
+once, when the config is validated, and its :class:`~parlour.games.GameSpec` is passed
 down: to the training envs (also in worker processes), the model, the evaluations and the
 report.
 
@@ -18,7 +18,7 @@ What a run does (config keys in :mod:`parlour.train.config`):
    episode, opponents from the :class:`~parlour.train.opponents.OpponentPool`) in a ``SubprocVecEnv``
    (``vec_env: dummy`` runs them in-process), each wrapped in SB3's ``Monitor``; with
    ``vec_env: batched`` the game's batched env (``GameSpec.batched_vec_env``: Audition's
-   :mod:`parlour.train.batched_selfplay`, Awkward Guests' :mod:`parlour.train.multi_game`,
+   :mod:`parlour.games.audition.selfplay`, Awkward Guests' :mod:`parlour.train.multi_game`,
    ``n_envs`` games in one process) when it supports the
    config, else the ``SubprocVecEnv``.
 2. ``MaskablePPO`` (sb3-contrib) learns for ``total_timesteps`` learner steps, with a progress
@@ -26,7 +26,7 @@ What a run does (config keys in :mod:`parlour.train.config`):
    (a resumed session to ``logs/resume_<steps>/``).
 3. Every ``opponents.snapshot_every`` steps the learner is saved to ``runs/<name>/snapshots/``
    and added to every worker's opponent pool (``env_method("add_snapshot", path)``).
-4. Every ``eval.every`` steps the learner plays a tournament (:mod:`parlour.train.tournament`, the same
+4. Every ``eval.every`` steps the learner plays a tournament (:mod:`parlour.eval.tournament`, the same
    code as ``parlour eval``) against each of ``eval.agents``; win rates are logged (``eval/...``).
 5. Every ``checkpoint_every`` steps a checkpoint pair, ``checkpoints/latest.safetensors`` and
    ``checkpoints/state.json`` (evaluation history, snapshots, wall time, the model file's size
@@ -43,7 +43,7 @@ statistics (``GameSpec.stats.agent_keys``; Awkward Guests: ``solved``, ``mean_ro
 final table shows its columns. Solo (``players: 1``) there are no opponents: the learner and
 each baseline play the same deals alone (:func:`parlour.train.evaluation.evaluate_agent`), so the report gives the solve
 rate of the learner and of each baseline (``final[opp]["baseline"]``) side by side, and the
-learning curve the learner's solve rate. The report is rendered by :mod:`parlour.train.report`.
+learning curve the learner's solve rate. The report is rendered by :mod:`parlour.eval.report`.
 
 ``--timesteps N`` overrides ``total_timesteps``; ``--dummy`` forces the in-process vec env;
 ``--runs DIR`` changes the parent folder of run folders (default ``runs``); ``--overwrite``
@@ -57,7 +57,7 @@ snapshots, the checkpoints, ``report.json``, ``report.md``, ``learning_curve.png
 (:mod:`parlour._files`), so a kill never leaves half a file; SB3's TensorBoard and CSV logs
 (``logs/``), appended as training goes, are the exception. Ctrl-C or SIGTERM saves the model, a
 checkpoint and the report of what was done and exits with code 130
-(:mod:`parlour.train.safe_stop`); ``--resume`` continues.
+(:mod:`parlour.safe_stop`); ``--resume`` continues.
 A config with ``backend: rllib`` trains on RLlib instead
 (:mod:`parlour.train.rllib.runner`; ``--address`` names a Ray cluster).
 """
@@ -78,10 +78,18 @@ from typing import TYPE_CHECKING, Any
 from parlour._files import write_atomic
 from parlour.agents.model_file import RUN_MODEL_FILE
 from parlour.agents.model_file import SUFFIX as MODEL_SUFFIX
+from parlour.apps.cli import trust_argument
+from parlour.errors import EXIT_INTERRUPTED
+from parlour.safe_stop import (
+    FINAL_EVALUATION,
+    final_eval_interrupt_message,
+    interrupt_message,
+    no_interrupts,
+    stop_signals_interrupt,
+    workers_ignore_interrupts,
+)
 from parlour.train.checkpoints import RunState, fallback_warning, find_checkpoints
-from parlour.train.cli import trust_argument
 from parlour.train.config import ConfigError, TrainConfig, load_config
-from parlour.train.errors import EXIT_INTERRUPTED
 from parlour.train.evaluation import (
     evaluate_agent,
     learner_summary,
@@ -105,17 +113,9 @@ from parlour.train.run_folder import (
     refuse_agent_models_in,
 )
 from parlour.train.run_report import interrupted_report, run_report
-from parlour.train.safe_stop import (
-    FINAL_EVALUATION,
-    final_eval_interrupt_message,
-    interrupt_message,
-    no_interrupts,
-    stop_signals_interrupt,
-    workers_ignore_interrupts,
-)
 
 if TYPE_CHECKING:
-    from parlour.train.games import GameSpec
+    from parlour.games import GameSpec
 
 #: the shortest training time a steps/s figure divides by (a run of no steps takes ~0 s)
 MIN_DURATION_S = 1e-9
@@ -214,7 +214,7 @@ def _make_env(spec: GameSpec, cfg_dict: dict[str, Any], trust: bool = False) -> 
 def make_vec_env(cfg: TrainConfig) -> Any:
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
-    from parlour.train.games import load_object
+    from parlour.games import load_object
 
     hook = cfg.game_spec.batched_vec_env
     if cfg.vec_env == "batched" and hook is not None:  # (None from the hook: per-game envs)
@@ -529,7 +529,7 @@ def torch_threads(n: int) -> Iterator[None]:
 
 def _train_locked(cfg: TrainConfig, run_dir: Path, resume: bool, progress: bool) -> dict[str, Any]:
 
-    from parlour.train.report import print_report, write_report
+    from parlour.eval.report import print_report, write_report
 
     spec = cfg.game_spec
     state = RunState(run_dir / "checkpoints")  # (restored from the checkpoint by --resume)

@@ -18,7 +18,7 @@ the rendered table) and differs only in what it cannot know, as
 derived caches are recomputed (``refresh()``), so the env re-encodes every observation from
 scratch.
 
-``parlour.train.games`` names this function as Audition's ``hidden_redeal``; the conformance
+``parlour.games`` names this function as Audition's ``hidden_redeal``; the conformance
 suite (``tests/conformance/``) checks that the seat's observation is unchanged by it.
 """
 

@@ -25,7 +25,7 @@ rendered table. (Values of the relabelled cards may change: no hand value is pub
 values that are — the pending bids — are kept with their cards.) The hand-encoding caches are
 invalidated (``hand_version``) so that every observation is re-encoded.
 
-``parlour.train.games`` names this function as Awkward Guests' ``hidden_redeal``; the
+``parlour.games`` names this function as Awkward Guests' ``hidden_redeal``; the
 conformance suite (``tests/conformance/``) checks that the seat's observation is unchanged by it.
 """
 

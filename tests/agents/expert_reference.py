@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from parlour.agents.audition_greedy import greedy_state_action
 from parlour.envs.audition.determinize import determinize
+from parlour.games.audition.greedy import greedy_state_action
 
 
 def scalar_expert_act(view: Any, rng: np.random.Generator, sims: int) -> int:

@@ -5,13 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from parlour.agents.audition_expert import ExpertAgent
-from parlour.agents.audition_greedy import GreedyAgent
 from parlour.agents.factory import make_agent
 from parlour.agents.random_agent import RandomAgent
 from parlour.envs import audition_v1
 from parlour.envs.audition import rules as R
 from parlour.envs.audition.view import make_view
+from parlour.games.audition.expert import ExpertAgent
+from parlour.games.audition.greedy import GreedyAgent
 
 VARIANTS = [
     {},
@@ -175,7 +175,7 @@ def test_expert_decides_from_the_view_only():
 
 
 def test_greedy_beats_random_fast():
-    from parlour.train.tournament import run_tournament
+    from parlour.eval.tournament import run_tournament
 
     r = run_tournament("audition", 2, ["audition.greedy", "random"], 200, workers=1, progress=False)
     greedy = r["agents"][0]
@@ -184,7 +184,7 @@ def test_greedy_beats_random_fast():
 
 @pytest.mark.slow
 def test_greedy_beats_random_and_expert_beats_greedy():
-    from parlour.train.tournament import run_tournament
+    from parlour.eval.tournament import run_tournament
 
     r = run_tournament("audition", 2, ["audition.greedy", "random"], 1000, seed=1, progress=False)
     assert r["agents"][0]["ci95"][0] > 0.5, r["agents"][0]

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from parlour.agents.audition_batched import greedy_actions, random_actions
-from parlour.agents.audition_greedy import greedy_state_action
 from parlour.envs.audition import rules as R
 from parlour.envs.audition.batched import BatchedAudition
+from parlour.games.audition.batched_agents import greedy_actions, random_actions
+from parlour.games.audition.greedy import greedy_state_action
 
 CONFIGS = [
     (2, (), False),

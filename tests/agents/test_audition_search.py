@@ -10,10 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from parlour.agents.audition_expert import ExpertAgent
 from parlour.agents.factory import make_agent
 from parlour.envs.audition import rules as R
 from parlour.envs.audition.env import raw_env
+from parlour.games.audition.expert import ExpertAgent
 
 from .expert_reference import scalar_expert_act
 
@@ -168,7 +168,7 @@ def test_search_refuses_a_model_of_another_player_count(tmp_path):
 
 def test_search_is_offered_with_each_model_only():
     from parlour.agents.factory import known_agents, model_agents
-    from parlour.train.web.catalog import Catalog
+    from parlour.apps.web.catalog import Catalog
 
     assert "audition.search" not in known_agents("audition")
     assert model_agents("audition") == ["audition.search"] and model_agents("guests") == []

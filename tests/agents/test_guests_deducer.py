@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 
 from parlour.agents.factory import make_agent
-from parlour.agents.guests_deducer import DeducerAgent, split_scores
 from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests import game as G
 from parlour.envs.awkward_guests.case.case import LEVELS
@@ -17,6 +16,7 @@ from parlour.envs.awkward_guests.case.deduction import Deduction
 from parlour.envs.awkward_guests.case.solution import candidate_solutions
 from parlour.envs.awkward_guests.env import raw_env
 from parlour.envs.awkward_guests.view import make_view
+from parlour.games.guests.deducer import DeducerAgent, split_scores
 from tests.awkward_guests.game_helpers import generated_case
 
 
@@ -83,7 +83,7 @@ def test_deducer_and_variants_play_only_legal_actions(players):
 
 
 def test_deducer_beats_random_clearly():
-    from parlour.train.tournament import run_tournament
+    from parlour.eval.tournament import run_tournament
 
     result = run_tournament(
         "guests", 2, ["guests.deducer", "random"], 40, seed=5, workers=1, progress=False

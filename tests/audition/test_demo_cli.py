@@ -1,6 +1,6 @@
 """The `parlour demo audition` command (what `make run` runs until training exists)."""
 
-from parlour.train.cli import main
+from parlour.apps.cli import main
 
 
 def test_demo_plays_one_full_game(capsys):

@@ -15,7 +15,7 @@ from pettingzoo.test import api_test, seed_test
 
 from parlour.envs import audition_v1
 from parlour.envs.audition import rules as R
-from parlour.train.games import get_game
+from parlour.games import get_game
 from tests.audition.driver import DRAW, PLACE, Table
 from tests.audition.helpers import deck_with_top
 

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from parlour.apps.cli import main
 from parlour.envs.awkward_guests import Case, generate_case, save_case
 from parlour.envs.awkward_guests.case.board import WALTON
 from parlour.envs.awkward_guests.case.cards import make_card
-from parlour.train.cli import main
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

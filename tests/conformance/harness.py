@@ -1,10 +1,10 @@
 """What every conformance test shares: the registered games' configurations and ways to play.
 
 The suite runs over every ``(game, players, options)`` of every registered game's
-``configurations`` (:func:`parlour.train.games.all_games`). A game registered by the test suite
+``configurations`` (:func:`parlour.games.all_games`). A game registered by the test suite
 itself (the package ``tests.games``, if it exists) is imported first, so it runs too.
 
-What the suite assumes of a game (the contract of :mod:`parlour.train.games`):
+What the suite assumes of a game (the contract of :mod:`parlour.games`):
 
 * ``make_raw_env(name, players, **options)`` builds the raw PettingZoo AEC env;
 * the module of the game's ``env_factory`` has an ``env(**kwargs)`` that returns the env as
@@ -30,7 +30,7 @@ import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
-from parlour.train.games import GameSpec, all_games, make_raw_env
+from parlour.games import GameSpec, all_games, make_raw_env
 
 if importlib.util.find_spec("tests.games") is not None:
     importlib.import_module("tests.games")  # registers the suite's own toy game(s)

@@ -18,7 +18,7 @@ from typing import Any
 
 import yaml
 
-from parlour.train.cli import main
+from parlour.apps.cli import main
 
 #: a tiny Audition training config (in-process envs, small rollouts)
 TINY: dict[str, Any] = {
@@ -78,7 +78,7 @@ def cli_process(
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     env.pop("PARLOUR_TRACEBACK", None)
     return subprocess.run(
-        [sys.executable, "-m", "parlour.train.cli", *argv],
+        [sys.executable, "-m", "parlour.apps.cli", *argv],
         cwd=cwd,
         input=stdin,
         capture_output=True,

@@ -1,5 +1,5 @@
 """Issue 31, bounds: values past an upper bound are refused before any work, naming the key and
-the range (:mod:`parlour.train.limits`); tournament jobs are made lazily; config and case files
+the range (:mod:`parlour.limits`); tournament jobs are made lazily; config and case files
 must be bounded regular files (a FIFO never hangs the reader, ``/dev/zero`` never fills memory)."""
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ import time
 
 import pytest
 
+from parlour import limits as L
 from parlour.agents.factory import make_agent
 from parlour.envs import awkward_guests_v1
 from parlour.envs.awkward_guests.case.case import MAX_CASE_FILE_BYTES
-from parlour.train import limits as L
-from parlour.train import tournament as T
+from parlour.eval import tournament as T
 from parlour.train.config import MAX_CONFIG_BYTES, ConfigError, config_from_dict
 
 from .helpers import CLASSIC, assert_clean_failure, files, run_main, tiny, write_config

@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
+from parlour.safe_stop import stop_signals_interrupt
 from parlour.train import checkpoints as C
 from parlour.train import train as train_module
 from parlour.train.run_folder import RunFolderError
-from parlour.train.safe_stop import stop_signals_interrupt
 
 from .helpers import assert_clean_failure, cli_process, files, run_main, tiny, write_config
 
@@ -102,7 +102,7 @@ KILLED_WRITER = textwrap.dedent(
     import sys, time
     from pathlib import Path
     from parlour.train import train as T
-    from parlour.train.cli import main
+    from parlour.apps.cli import main
 
     real, calls = T._save_model, []
 
@@ -333,7 +333,7 @@ def test_sigterm_to_a_real_training_process_then_resume(tmp_path):
     argv = _argv(tmp_path, data)
     run = tmp_path / "runs" / "tiny"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "parlour.train.cli", *argv],
+        [sys.executable, "-m", "parlour.apps.cli", *argv],
         cwd=tmp_path,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

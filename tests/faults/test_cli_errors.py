@@ -102,7 +102,7 @@ def test_demo_and_bench_user_errors_are_one_line(tmp_path, capsys, argv, message
 
 
 def test_the_real_command_prints_no_traceback(tmp_path):
-    """The same through ``python -m parlour.train.cli`` in a subprocess (a few cases)."""
+    """The same through ``python -m parlour.apps.cli`` in a subprocess (a few cases)."""
     (tmp_path / "cfgdir").mkdir()
     for argv, message in [
         (["train", "cfgdir"], "cannot read the config"),
@@ -117,7 +117,7 @@ def test_the_real_command_prints_no_traceback(tmp_path):
 def test_eval_results_survive_a_failed_write(tmp_path, capsys, monkeypatch):
     import json
 
-    import parlour.train.report as report
+    import parlour.eval.report as report
 
     def fail(*_args, **_kwargs):
         raise OSError("No space left on device")

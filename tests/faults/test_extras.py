@@ -15,9 +15,9 @@ import textwrap
 
 import pytest
 
+from parlour import extras
 from parlour.benchmarks import run as bench
-from parlour.train import extras
-from parlour.train.errors import run_guarded
+from parlour.errors import run_guarded
 
 from .helpers import assert_clean_failure, files
 
@@ -27,7 +27,7 @@ RUNNER = textwrap.dedent(
     import sys
     for name in sys.argv[1].split(","):
         sys.modules[name] = None
-    from parlour.train.cli import main
+    from parlour.apps.cli import main
     sys.exit(main(sys.argv[2:]))
     """
 )
@@ -113,7 +113,7 @@ def test_bench_checks_the_peers_before_measuring_and_says_which_extra(monkeypatc
 
 
 def test_bench_refuses_a_section_without_its_modules_before_measuring(monkeypatch):
-    from parlour.train.errors import UserError
+    from parlour.errors import UserError
 
     measured = []
     monkeypatch.setattr(bench, "_measure", lambda *a: measured.append(a) or [])

@@ -9,10 +9,10 @@ import time
 import numpy as np
 import pytest
 
+from parlour.apps.play import Move, Session
 from parlour.envs import audition_v1, awkward_guests_v1
 from parlour.envs.awkward_guests.solo import AwkwardGuestsSoloEnv
 from parlour.train.config import ConfigError, config_from_dict
-from parlour.train.play import Move, Session
 
 from .helpers import run_main, tiny
 

@@ -75,7 +75,7 @@ def test_sigint_to_a_real_training_process_then_resume(tmp_path):
     data = tiny(total_timesteps=6144, ppo={"n_steps": 256}, checkpoint_every=256)
     cfg = write_config(tmp_path / "tiny.yaml", data)
     run = tmp_path / "runs" / "tiny"
-    cmd = [sys.executable, "-m", "parlour.train.cli", "train", str(cfg), "--runs", "runs"]
+    cmd = [sys.executable, "-m", "parlour.apps.cli", "train", str(cfg), "--runs", "runs"]
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     proc = subprocess.Popen(
         [*cmd, "--no-progress"],

@@ -10,7 +10,7 @@ import weakref
 import pytest
 
 from parlour.agents import ppo
-from parlour.train import tournament
+from parlour.eval import tournament
 
 from .helpers import assert_clean_failure, files, run_main
 

@@ -14,7 +14,8 @@ import torch
 
 from parlour.agents import rllib_agent
 from parlour.agents.factory import make_agent
-from parlour.train.games import make_raw_env
+from parlour.games import make_raw_env
+from parlour.safe_stop import held_stop_signals, stop_signals_interrupt
 from parlour.train.rllib.checkpoints import (
     LATEST,
     MARKER,
@@ -26,7 +27,6 @@ from parlour.train.rllib.checkpoints import (
     save_checkpoint,
 )
 from parlour.train.run_folder import RunFolderError
-from parlour.train.safe_stop import held_stop_signals, stop_signals_interrupt
 
 STATE = {"timesteps": 0, "history": [], "snapshots": [], "wall_time": 0.0}
 

@@ -24,7 +24,7 @@ import yaml
 
 from parlour.agents import rllib_agent
 from parlour.agents.factory import make_agent
-from parlour.train.cli import main
+from parlour.apps.cli import main
 from parlour.train.rllib import runner
 from parlour.train.rllib.checkpoints import LATEST, MARKER, PREVIOUS
 from parlour.train.rllib.export import EXPORT_NAME
@@ -186,7 +186,7 @@ def test_sigterm_saves_the_run_like_ctrl_c(tmp_path) -> None:
     runs = tmp_path / "runs"
     run = runs / "tiny_rllib"
     config = _write(tmp_path / "tiny.yaml", _config(1000 * BATCH, checkpoint_every=BATCH))
-    argv = [sys.executable, "-m", "parlour.train.cli", "train", str(config)]
+    argv = [sys.executable, "-m", "parlour.apps.cli", "train", str(config)]
     proc = subprocess.Popen(
         [*argv, "--runs", str(runs), "--no-progress"],
         stdout=subprocess.PIPE,

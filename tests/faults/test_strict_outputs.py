@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from parlour.train import report as report_module
-from parlour.train import tournament
+from parlour.eval import report as report_module
+from parlour.eval import tournament
 from parlour.train import train as train_module
 
 from .helpers import assert_clean_failure, files, run_main, tiny, write_config

@@ -1,8 +1,8 @@
 """Test games, each a complete plug-in living only under ``tests/games/<game>/``.
 
 Importing ``tests.games`` imports every game package below it, and each package registers its
-game (:func:`parlour.train.games.register_game`), so the games are then known by name to
-``parlour train`` / ``eval`` / ``play`` and to :func:`parlour.train.games.all_games`.
+game (:func:`parlour.games.register_game`), so the games are then known by name to
+``parlour train`` / ``eval`` / ``play`` and to :func:`parlour.games.all_games`.
 
 | package | game | files |
 |---|---|---|

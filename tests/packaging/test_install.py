@@ -47,8 +47,10 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     src = tmp_path_factory.mktemp("src")
     tracked = _run("git", "ls-files", "-z", cwd=ROOT).split("\0")
     for name in filter(None, tracked):
-        if (ROOT / name).is_file():
-            (src / name).parent.mkdir(parents=True, exist_ok=True)
+        (src / name).parent.mkdir(parents=True, exist_ok=True)
+        if (ROOT / name).is_symlink():  # parlour/envs -> ../envs, … (the layout of docs/layout.md)
+            (src / name).symlink_to(os.readlink(ROOT / name))
+        elif (ROOT / name).is_file():
             shutil.copy2(ROOT / name, src / name)
     out = tmp_path_factory.mktemp("dist")
     _run(
@@ -66,7 +68,7 @@ def _top_level(names: list[str]) -> set[str]:
 def test_wheel_holds_only_the_parlour_namespace(wheel: Path):
     names = zipfile.ZipFile(wheel).namelist()
     assert _top_level(names) == ALLOWED_TOP_LEVEL, sorted(_top_level(names))
-    for module in ("envs/audition/rules.py", "agents/ppo.py", "train/cli.py", "benchmarks/run.py"):
+    for module in ("envs/audition/rules.py", "agents/ppo.py", "apps/cli.py", "benchmarks/run.py"):
         assert f"parlour/{module}" in names
     assert "parlour/configs/audition_2p.yaml" in names  # shipped configs: package data
     assert {"parlour/models/__init__.py", "parlour/models/index.yaml"} <= set(names)
@@ -78,7 +80,7 @@ def test_wheel_holds_only_the_parlour_namespace(wheel: Path):
         n.startswith("parlour/envs/awkward_guests/") and n.endswith("walton.json") for n in names
     )
     for page in ("index.html", "app.js", "style.css", "games/audition.js", "games/guests.js"):
-        assert f"parlour/train/web/static/{page}" in names  # parlour serve's page: package data
+        assert f"parlour/apps/web/static/{page}" in names  # parlour serve's page: package data
     assert not any(n.startswith("parlour/tests/") or "/__pycache__/" in n for n in names)
     pth = zipfile.ZipFile(wheel).read("parlour.pth").decode()
     assert pth.strip() == "import parlour"
@@ -126,10 +128,10 @@ def fresh_venv(tmp_path_factory: pytest.TempPathFactory, wheel: Path) -> Path:
 
 CHECK_BOTH = """
 import envs, train, train.cli
-import parlour, parlour.envs, parlour.train.cli
+import parlour, parlour.envs, parlour.apps.cli
 from parlour.envs import audition_v1
 assert envs.WHO == 'dummy envs' and train.cli.main() == 'dummy main'
-assert parlour.train.cli.__file__.startswith(SITE), parlour.train.cli.__file__
+assert parlour.apps.cli.__file__.startswith(SITE), parlour.apps.cli.__file__
 env = audition_v1.env(num_players=3)
 env.reset(seed=1)
 print('ok', parlour.__version__)
@@ -199,7 +201,7 @@ def test_uninstalling_the_other_distribution_leaves_parlour_intact(
     code = (
         "import importlib.util\n"
         "assert importlib.util.find_spec('envs') is None\n"
-        "import parlour.train.cli\n"
+        "import parlour.apps.cli\n"
         "from parlour.envs import awkward_guests_v1\n"
         "awkward_guests_v1.env(num_players=2).reset(seed=0)\n"
         "print('ok')\n"

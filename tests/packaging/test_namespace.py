@@ -51,7 +51,7 @@ def test_the_check_catches_a_bare_import():
     assert BARE_IMPORT.search("    import train.features as f")
     assert BARE_IMPORT.search('"from agents import x"')
     assert not BARE_IMPORT.search("from parlour.envs.audition import rules")
-    assert not BARE_IMPORT.search("import parlour.train.cli")
+    assert not BARE_IMPORT.search("import parlour.apps.cli")
     assert not BARE_IMPORT.search("from parlour.train import train as train_module")
     assert BARE_IMPORT.search("x = 1; import envs")
 

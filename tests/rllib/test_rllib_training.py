@@ -17,7 +17,7 @@ import pytest
 import ray
 import yaml
 
-from parlour.train.cli import main
+from parlour.apps.cli import main
 from parlour.train.config import config_from_dict
 from parlour.train.rllib.runner import train_rllib
 
@@ -146,7 +146,7 @@ NO_RAY = """
 import sys
 import numpy as np
 from parlour.agents.factory import make_agent
-from parlour.train.games import make_raw_env
+from parlour.games import make_raw_env
 agent = make_agent(sys.argv[1], "audition", seed=0)
 env = make_raw_env("audition", 2)
 rng = np.random.default_rng(0)
@@ -176,7 +176,7 @@ def test_checkpoint_plays_as_rllib_agent_in_parlour_eval_without_ray(trained, tm
         [
             sys.executable,
             "-m",
-            "parlour.train.cli",
+            "parlour.apps.cli",
             "eval",
             "--game",
             "audition",

@@ -28,7 +28,7 @@ class Answer:
 
 
 def make_app(**kwargs: Any) -> Any:
-    from parlour.train.web.app import create_app
+    from parlour.apps.web.app import create_app
 
     return create_app(host=HOST, port=PORT, **kwargs)
 

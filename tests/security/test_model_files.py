@@ -211,9 +211,9 @@ def _rewrite(tmp_path: Path, change) -> Path:
         (lambda d: d["policy"].update({"class": "os.system"}), "policy.class: 'os.system' is not"),
         (
             lambda d: d["policy"].update(
-                {"features_extractor": "parlour.train.games.audition:AuditionFeatures"}
+                {"features_extractor": "parlour.games.audition.plugin:AuditionFeatures"}
             ),
-            "policy.features_extractor: 'parlour.train.games.audition:AuditionFeatures' is not",
+            "policy.features_extractor: 'parlour.games.audition.plugin:AuditionFeatures' is not",
         ),
         (
             lambda d: d["policy"]["features_extractor_kwargs"].update({"evil": "x"}),

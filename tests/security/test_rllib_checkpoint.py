@@ -23,7 +23,7 @@ from parlour.agents import rllib_agent
 from parlour.agents.factory import make_agent
 from parlour.agents.rllib_agent import RLlibAgent, export_checkpoint, load_module
 from parlour.agents.trust import TRUST_FLAG, UntrustedModelError
-from parlour.train.games import make_raw_env
+from parlour.games import make_raw_env
 from parlour.train.rllib.env import adapted_space
 from parlour.train.rllib.export import (
     EXPORT_NAME,
@@ -133,7 +133,7 @@ def test_safe_export_loads_without_trust_and_gives_the_same_logits(tmp_path, pla
 
 
 def test_parlour_eval_refuses_the_planted_checkpoint_in_one_line(tmp_path, planted, capsys) -> None:
-    from parlour.train.cli import main
+    from parlour.apps.cli import main
 
     folder, marker, _ = planted
     argv = ["eval", "--game", "audition", "--agents", f"rllib:{folder}", "random"]

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from parlour.train.web.guard import MAX_JSON_DEPTH, MAX_REPLAY_BYTES, MAX_REQUEST_BYTES, json_depth
+from parlour.apps.web.guard import MAX_JSON_DEPTH, MAX_REPLAY_BYTES, MAX_REQUEST_BYTES, json_depth
 from tests.security._server_asgi import call, make_app
 
 #: the body of the probe: 400 MB
@@ -69,7 +69,7 @@ def test_a_live_server_answers_413_to_a_400_mb_body_without_reading_it() -> None
     """Through uvicorn: headers announcing 400 MB and a first piece; the 413 comes at once
     (a server reading the whole body would wait for the rest), and the server (in this
     process) grows by far less than the body."""
-    from parlour.train.web.app import create_app
+    from parlour.apps.web.app import create_app
     from tests.web.conftest import start_server
 
     app = create_app()

@@ -30,7 +30,7 @@ REFUSED_AGENTS = [
 def calls(monkeypatch) -> dict[str, list]:
     """Every call of ``make_agent`` and ``make_raw_env`` the app makes."""
     import parlour.agents.factory as factory
-    import parlour.train.games as games
+    import parlour.games as games
 
     seen: dict[str, list] = {"agents": [], "envs": []}
     make_agent, make_raw_env = factory.make_agent, games.make_raw_env

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from parlour.train.web.sessions import (
+from parlour.apps.web.sessions import (
     DEFAULT_TIMEOUT_S,
     MAX_GAMES_PER_CLIENT,
     MAX_GAMES_TOTAL,
@@ -124,7 +124,7 @@ def test_opened_replays_are_bounded_too() -> None:
 
 def test_the_page_shows_the_full_servers_message() -> None:
     """The page's ``api()`` shows a refusal's ``error`` (503 included) in its error box."""
-    from parlour.train.web.app import STATIC
+    from parlour.apps.web.app import STATIC
 
     js = (STATIC / "app.js").read_text()
     assert "if (!res.ok) throw new Error(data.error || res.statusText);" in js
@@ -141,7 +141,7 @@ def test_limits_refuse_nonsense(bad) -> None:
 
 def test_serve_refuses_a_nan_timeout(capsys) -> None:
     """A NaN idle timeout would keep every game forever (no comparison with NaN is true)."""
-    from parlour.train.cli import main
+    from parlour.apps.cli import main
 
     assert main(["serve", "--timeout", "nan"]) == 2
     assert "--timeout must be > 0" in capsys.readouterr().out

@@ -96,7 +96,7 @@ def test_the_page_itself_loads_from_the_bound_address() -> None:
     ],
 )
 def test_host_rule(bound, port, host, ok) -> None:
-    from parlour.train.web.guard import HostRule
+    from parlour.apps.web.guard import HostRule
 
     assert HostRule(bound, port).allows(host) is ok
 
@@ -107,7 +107,7 @@ def test_a_live_server_refuses_a_rebound_host_and_a_cross_origin_post() -> None:
     import urllib.error
     import urllib.request
 
-    from parlour.train.web.app import create_app
+    from parlour.apps.web.app import create_app
 
     app = create_app(host="127.0.0.1")
     url, server, thread = start_server(app)
@@ -140,7 +140,7 @@ def test_a_live_server_refuses_a_rebound_host_and_a_cross_origin_post() -> None:
 def test_serve_warns_when_bound_off_loopback(monkeypatch, capsys) -> None:
     import uvicorn
 
-    from parlour.train.cli import main
+    from parlour.apps.cli import main
 
     configs = []
     monkeypatch.setattr(uvicorn.Server, "run", lambda self: configs.append(self.config))
@@ -155,7 +155,7 @@ def test_serve_warns_when_bound_off_loopback(monkeypatch, capsys) -> None:
 def test_serve_prints_a_working_link_for_an_ipv6_host(monkeypatch, capsys) -> None:
     import uvicorn
 
-    from parlour.train.cli import main
+    from parlour.apps.cli import main
 
     monkeypatch.setattr(uvicorn.Server, "run", lambda self: None)
     assert main(["serve", "--host", "::1", "--port", "8123"]) == 0

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from parlour.train.web.sessions import Limits
+from parlour.apps.web.sessions import Limits
 from tests.web.conftest import Live, start_server
 from tests.web.test_browser import CHROMIUM, CHROMIUM_ARGS, VIEWPORT
 
@@ -19,7 +19,7 @@ PER_CLIENT = 3
 
 @pytest.fixture(scope="module")
 def live_limited(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
-    from parlour.train.web.app import create_app
+    from parlour.apps.web.app import create_app
 
     models = tmp_path_factory.mktemp("models")
     (models / "mine.zip").write_bytes(b"not a model")

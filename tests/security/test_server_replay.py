@@ -72,7 +72,7 @@ def test_a_finished_replay_keeps_its_omniscient_view() -> None:
     ],
 )
 def test_an_uploaded_replay_may_set_only_the_catalogs_options(monkeypatch, options, words):
-    import parlour.train.games as games
+    import parlour.games as games
 
     built: list = []
     monkeypatch.setattr(games, "make_raw_env", lambda *a, **k: built.append(k))

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from parlour.train.tournament import NO_BATCH_ENV, run_tournament
+from parlour.eval.tournament import NO_BATCH_ENV, run_tournament
 
 from .tournament_helpers import tournament
 

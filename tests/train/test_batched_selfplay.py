@@ -7,9 +7,9 @@ import json
 import numpy as np
 import pytest
 
-from parlour.agents.audition_batched import random_actions
 from parlour.envs.audition import rules as R
-from parlour.train import batched_selfplay as B
+from parlour.games.audition import selfplay as B
+from parlour.games.audition.batched_agents import random_actions
 from parlour.train.config import config_from_dict
 from parlour.train.train import make_vec_env
 

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from parlour.envs.awkward_guests.env import raw_env
-from parlour.train.case_pool import CasePool, case_stream
+from parlour.games.guests.case_pool import CasePool, case_stream
 
 
 def _keys(cases):
@@ -119,7 +119,7 @@ def test_the_child_process_stops_when_the_trainer_is_killed():
 
     script = (
         "import time\n"
-        "from parlour.train.case_pool import CasePool\n"
+        "from parlour.games.guests.case_pool import CasePool\n"
         "pool = CasePool('easy', seed=1, prefetch=2, process=True)\n"
         "pool.next()\n"
         "print(pool._thread.pid, flush=True)\n"

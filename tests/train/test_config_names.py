@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from parlour.apps.cli import main
 from parlour.train import train as train_module
-from parlour.train.cli import main
 from parlour.train.config import ConfigError, load_config, resolve_config_path, shipped_configs
 
 SHIPPED = sorted(p.stem for p in (Path(__file__).parents[2] / "configs").glob("*.yaml"))

@@ -69,8 +69,8 @@ def _expected_solution(obs: np.ndarray, decision: int) -> np.ndarray:
 
 
 def test_card_features_follow_the_observation_at_every_decision():
-    from parlour.train.games.guests import GuestsFeatures
-    from parlour.train.games.guests_policy import CARD_FEATURES, PRIOR_SCALE
+    from parlour.games.guests.plugin import GuestsFeatures
+    from parlour.games.guests.policy import CARD_FEATURES, PRIOR_SCALE
 
     env = SingleSeatEnv("guests", 4, OPTIONS, opponents=["guests.deducer"], seat=1)
     n = GO.layout_size(LAYOUT)
@@ -103,9 +103,9 @@ def test_card_features_follow_the_observation_at_every_decision():
 
 
 def test_prior_head_card_weights_move_only_card_logits():
+    from parlour.games.guests.plugin import GuestsPolicy, PriorHead
+    from parlour.games.guests.policy import PRIOR_SCALE
     from parlour.train.config import config_from_dict
-    from parlour.train.games.guests import GuestsPolicy, PriorHead
-    from parlour.train.games.guests_policy import PRIOR_SCALE
     from parlour.train.train import build_model, make_vec_env
 
     cfg = config_from_dict(

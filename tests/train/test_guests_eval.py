@@ -1,5 +1,5 @@
 """``parlour eval`` and training reports for Awkward Guests: the per-seat statistics of
-:mod:`parlour.train.tournament` (solved, rounds to a correct solution, wrong accusations), the
+:mod:`parlour.eval.tournament` (solved, rounds to a correct solution, wrong accusations), the
 evaluation table, and the solo report (solve rates of the learner and the baselines)."""
 
 from __future__ import annotations
@@ -10,13 +10,11 @@ from typing import Any
 import pytest
 
 from parlour.agents import factory
+from parlour.apps.cli import main
 from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests import game as G
-from parlour.train import tournament
-from parlour.train.cli import main
-from parlour.train.evaluation import learner_summary as _learner_summary
-from parlour.train.games.guests import GUESTS_HEADERS, SOLO_HEADERS
-from parlour.train.report import (
+from parlour.eval import tournament
+from parlour.eval.report import (
     HEADERS,
     REPORT_HEADERS,
     markdown,
@@ -24,7 +22,9 @@ from parlour.train.report import (
     print_report,
     report_markdown,
 )
-from parlour.train.tournament import GameRecord, run_tournament, summarize
+from parlour.eval.tournament import GameRecord, run_tournament, summarize
+from parlour.games.guests.plugin import GUESTS_HEADERS, SOLO_HEADERS
+from parlour.train.evaluation import learner_summary as _learner_summary
 
 AUDITION_AGENT_KEYS = {
     "spec",

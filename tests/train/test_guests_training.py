@@ -15,13 +15,13 @@ import numpy as np
 import pytest
 import yaml
 
+from parlour.apps.cli import main
 from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests import game as G
 from parlour.envs.awkward_guests.case.deduction import Deduction
 from parlour.envs.awkward_guests.case.solution import candidate_solutions
 from parlour.envs.awkward_guests.observation import make_layout
-from parlour.train.cli import main
-from parlour.train.games import get_game, make_raw_env
+from parlour.games import get_game, make_raw_env
 from parlour.train.opponents import OpponentPool
 from parlour.train.single_seat import SingleSeatEnv
 
@@ -394,8 +394,8 @@ def test_accusation_shaping_pays_for_possible_parts_zero_on_average(level):
 def test_guests_features_are_the_deduction_per_action():
     import torch
 
-    from parlour.train.games.guests import GuestsFeatures
-    from parlour.train.games.guests_policy import PRIOR_SCALE
+    from parlour.games.guests.plugin import GuestsFeatures
+    from parlour.games.guests.policy import PRIOR_SCALE
 
     plain = GuestsFeatures(SingleSeatEnv("guests", 2).observation_space)
     assert not plain.deduced and plain.features_dim == 2313 + 256
@@ -540,8 +540,8 @@ def _guests_model(mode: str, net_arch: list[int]):
 def test_guests_policy_adds_one_shared_learned_weight_times_the_allowed_features():
     import torch
 
-    from parlour.train.games.guests import GuestsPolicy, PriorHead
-    from parlour.train.games.guests_policy import PRIOR_SCALE
+    from parlour.games.guests.plugin import GuestsPolicy, PriorHead
+    from parlour.games.guests.policy import PRIOR_SCALE
 
     model = _guests_model("deduced", [])
     policy = model.policy

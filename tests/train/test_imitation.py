@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 import yaml
 
-from parlour.train.cli import main
+from parlour.apps.cli import main
+from parlour.apps.models import model_card
+from parlour.games import get_game
 from parlour.train.config import ConfigError, config_from_dict
-from parlour.train.games import get_game
 from parlour.train.imitation import _agreement, _returns, fit, record, teacher_games
-from parlour.train.shipped import model_card
 from parlour.train.train import build_model, make_vec_env
 
 AUDITION = {
@@ -230,7 +230,7 @@ def test_ctrl_c_during_imitation_exits_with_a_message_not_a_traceback(
     tmp_path, capsys, monkeypatch
 ):
     import parlour.train.imitation as imitation
-    from parlour.train.errors import EXIT_INTERRUPTED
+    from parlour.errors import EXIT_INTERRUPTED
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt

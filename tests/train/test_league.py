@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from parlour.train.cli import main
-from parlour.train.league import league_tables, order_sd, pairwise, rankings, rate, run_league
-from parlour.train.tournament import GameRecord
+from parlour.apps.cli import main
+from parlour.eval.league import league_tables, order_sd, pairwise, rankings, rate, run_league
+from parlour.eval.tournament import GameRecord
 from tests.faults.helpers import assert_clean_failure, files, run_main
 
 #: games per pairing of the greedy-vs-random league: enough for separate intervals (the

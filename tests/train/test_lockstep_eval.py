@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from parlour.train.tournament import NO_BATCH_ENV
+from parlour.eval.tournament import NO_BATCH_ENV
 
 from .tournament_helpers import tournament
 
@@ -38,7 +38,7 @@ CASES = [
     [CASES[0], *(pytest.param(*c, marks=pytest.mark.slow) for c in CASES[1:])],
 )
 def test_lockstep_tournament_equals_per_game(monkeypatch, players, specs, options, games):
-    import parlour.train.lockstep_eval as L
+    import parlour.eval.lockstep as L
 
     played = []
     real = L.play_lockstep
@@ -54,9 +54,9 @@ def test_lockstep_tournament_equals_per_game(monkeypatch, players, specs, option
 
 
 def test_lockstep_plays_in_chunks_with_the_same_records():
-    from parlour.agents.audition_rollouts import decide_many
-    from parlour.train.games import get_game
-    from parlour.train.lockstep_eval import play_lockstep
+    from parlour.eval.lockstep import play_lockstep
+    from parlour.games import get_game
+    from parlour.games.audition.rollouts import decide_many
 
     game = get_game("audition")
     specs = ["audition.expert:sims=4", "audition.greedy"]

@@ -182,7 +182,7 @@ def test_short_batched_guests_training_is_deterministic(tmp_path):
 def test_a_resumed_run_draws_new_cases(tmp_path, monkeypatch):
     """SB3's load seeds the envs with the run's seed again: without a session seed of its own,
     the resumed session would be served the first session's cases in the same order."""
-    from parlour.train import case_pool
+    from parlour.games.guests import case_pool
     from parlour.train.train import session_seed, train
 
     served: list[int] = []

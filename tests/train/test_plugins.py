@@ -15,9 +15,9 @@ import pytest
 import yaml
 
 import tests.games  # noqa: F401  (registers every test game)
-from parlour.train import games as registry
-from parlour.train.cli import main
-from parlour.train.games import all_games, get_game, make_raw_env, register_game
+from parlour import games as registry
+from parlour.apps.cli import main
+from parlour.games import all_games, get_game, make_raw_env, register_game
 from tests.games.countdown.plugin import SPEC as COUNTDOWN
 
 REFERENCE = "tests.games.countdown.plugin:SPEC"
@@ -136,7 +136,7 @@ def test_countdown_redeal_changes_only_what_the_seat_cannot_see():
 
 
 def test_countdown_careful_agent_beats_random():
-    from parlour.train.tournament import run_tournament
+    from parlour.eval.tournament import run_tournament
 
     r = run_tournament(
         COUNTDOWN, 2, ["countdown.careful", "random"], 200, workers=1, progress=False

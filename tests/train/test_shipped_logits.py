@@ -18,8 +18,8 @@ import numpy as np
 import pytest
 
 from parlour.agents.factory import make_agent
+from parlour.games import get_game, make_raw_env
 from parlour.models import seat_options, shipped_models
-from parlour.train.games import get_game, make_raw_env
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "shipped_logits.json"
 #: decisions recorded per model, one in every :data:`STRIDE` (the model plays every seat, most

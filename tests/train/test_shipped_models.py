@@ -19,9 +19,9 @@ import pytest
 import yaml
 
 from parlour.agents.factory import check_agents_fit, make_agent
+from parlour.apps.cli import main
+from parlour.games import get_game, make_raw_env
 from parlour.models import MODELS_DIR_ENV, read_index, seat_options, shipped_models
-from parlour.train.cli import main
-from parlour.train.games import get_game, make_raw_env
 
 #: a tiny Audition run (in-process envs, a few hundred steps, a two-game final evaluation)
 TINY = {
@@ -216,7 +216,7 @@ def test_a_shipped_model_brings_its_game_options_to_the_table(registry, tiny_run
     assert seat_options([search, "random"], {}) == {"uncertain_counts": True}
     with pytest.raises(ValueError, match="give the game option uncertain_counts explicitly"):
         seat_options([search, "ppo:tiny-plain"], {})
-    from parlour.train.tournament import run_tournament
+    from parlour.eval.tournament import run_tournament
 
     result = run_tournament("audition", 2, ["ppo:tiny-uc", "random"], 2, workers=1, progress=False)
     assert result["game_options"] == {"uncertain_counts": True}
@@ -262,8 +262,8 @@ def test_models_add_refuses_bad_runs_and_taken_names(registry, tiny_run, tmp_pat
 
 
 def test_the_web_table_offers_shipped_models_only_at_their_game_and_seat_count(registry):
-    from parlour.train.web.catalog import Catalog
-    from parlour.train.web.sessions import parse_settings
+    from parlour.apps.web.catalog import Catalog
+    from parlour.apps.web.sessions import parse_settings
 
     games = {g["name"]: g for g in Catalog([]).games()}
     entry, search = games["audition"]["shipped"]

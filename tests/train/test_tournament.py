@@ -8,8 +8,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from parlour.train.cli import main
-from parlour.train.tournament import arrangements, bradley_terry, run_tournament, wilson_interval
+from parlour.apps.cli import main
+from parlour.eval.tournament import arrangements, bradley_terry, run_tournament, wilson_interval
 
 
 def test_wilson_interval_known_values():
@@ -26,7 +26,7 @@ def test_wilson_interval_known_values():
 
 
 def test_chart_of_a_whitewash(tmp_path):
-    from parlour.train.report import write_results
+    from parlour.eval.report import write_results
 
     agents = [
         {
@@ -71,7 +71,7 @@ def test_every_kind_plays_every_seat_equally_often(kinds, players):
 
 
 def test_no_game_is_played_twice_when_the_kinds_divide_the_seats():
-    from parlour.train.tournament import play_games
+    from parlour.eval.tournament import play_games
 
     played = play_games("audition", 4, ["random", "audition.greedy"], 8, progress=False)
     seatings = [(r.deal, r.kinds) for r in played.records]
@@ -158,7 +158,7 @@ def test_parlour_eval_rejects_bad_input(capsys):
 def test_the_report_compares_the_interval_with_a_seats_even_share():
     """A learner holding two of three seats that wins 49% of its seat-games is above the even
     share 1/3; at two players the same interval straddles 50%."""
-    from parlour.train.report import REPORT_HEADERS, report_rows
+    from parlour.eval.report import REPORT_HEADERS, report_rows
 
     final = {
         "random": {"games": 2004, "win_rate": 0.491, "ci95": [0.469, 0.513], "mean_reward": 0.2}

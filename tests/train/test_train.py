@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from parlour.train.cli import main
+from parlour.apps.cli import main
 from parlour.train.config import ConfigError, config_from_dict, load_config
 
 CONFIGS = sorted((Path(__file__).parents[2] / "configs").glob("*.yaml"))
@@ -107,7 +107,7 @@ def test_bad_configs_raise_clear_errors(data, message):
 
 @pytest.mark.parametrize("path", CONFIGS, ids=[p.stem for p in CONFIGS])
 def test_shipped_configs_are_valid(path):
-    from parlour.train.games import get_game
+    from parlour.games import get_game
 
     cfg = load_config(path)
     assert cfg.name == path.stem
@@ -370,7 +370,7 @@ def test_a_new_run_refuses_an_agent_whose_model_it_would_delete(tmp_path):
 
 
 def test_the_history_table_lists_every_opponent_when_the_final_evaluation_has_fewer():
-    from parlour.train.report import _history_lines
+    from parlour.eval.report import _history_lines
 
     def res(rate: float) -> dict:
         return {"win_rate": rate}

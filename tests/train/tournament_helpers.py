@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from parlour.train.tournament import run_tournament
+from parlour.eval.tournament import run_tournament
 
 
 def tournament(players: int, specs: list[str], games: int, seed: int, options: dict) -> dict:

@@ -56,7 +56,7 @@ def start_server(app: Any) -> tuple[str, Any, threading.Thread]:
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
-    from parlour.train.web.app import create_app
+    from parlour.apps.web.app import create_app
 
     replays = tmp_path_factory.mktemp("replays")
     app = create_app(replays=[str(replays)])

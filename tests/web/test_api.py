@@ -11,8 +11,8 @@ import time
 import numpy as np
 import pytest
 
-from parlour.train.games import get_game, load_object
-from parlour.train.web.views import seat_state
+from parlour.apps.web.views import seat_state
+from parlour.games import get_game, load_object
 from tests.web.conftest import Live, start_server
 
 GAMES = [
@@ -179,7 +179,7 @@ def test_concurrent_games_are_independent(live: Live) -> None:
 
 
 def test_abandoned_games_are_dropped() -> None:
-    from parlour.train.web.app import create_app
+    from parlour.apps.web.app import create_app
 
     timeout = 0.5
     app = create_app(timeout=timeout)
@@ -248,8 +248,8 @@ def test_replays_open_step_and_refuse_bad_documents(live: Live) -> None:
 
 
 def test_eval_save_replays_writes_replays_that_replay(tmp_path) -> None:
-    from parlour.train.cli import main
-    from parlour.train.web.replay import load_replay
+    from parlour.apps.cli import main
+    from parlour.apps.web.replay import load_replay
 
     out = tmp_path / "eval"
     code = main(
@@ -275,7 +275,7 @@ def test_replay_schema_document_matches_the_code(tmp_path) -> None:
     """docs/web/replay.schema.json names exactly the fields the code reads and writes."""
     from pathlib import Path
 
-    from parlour.train.web import replay as R
+    from parlour.apps.web import replay as R
 
     schema = json.loads(
         (Path(__file__).parents[2] / "docs" / "web" / "replay.schema.json").read_text()
@@ -293,8 +293,8 @@ def test_every_game_with_a_ui_plays_on_the_page_with_the_default_hooks() -> None
     hooks) plays a whole game through sessions: each state is JSON, its moves are the mask's."""
     import importlib
 
-    from parlour.train.games import all_games
-    from parlour.train.web.sessions import GameSession, parse_settings
+    from parlour.apps.web.sessions import GameSession, parse_settings
+    from parlour.games import all_games
 
     importlib.import_module("tests.games")  # registers the toy game
     specs = [s for s in all_games() if s.play_ui is not None]
@@ -316,7 +316,7 @@ def test_every_game_with_a_ui_plays_on_the_page_with_the_default_hooks() -> None
 def test_eval_save_replays_replays_the_games_played_with_a_shipped_models_options(tmp_path):
     """A shipped model brings the options it was trained with (its observation mode): the
     replays are of those games, and of no more games than were played."""
-    from parlour.train.cli import main
+    from parlour.apps.cli import main
 
     out = tmp_path / "eval"
     code = main(

@@ -11,7 +11,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from parlour.train.cli import main
+from parlour.apps.cli import main
 
 START_TIMEOUT_S = 60
 
@@ -20,7 +20,7 @@ def test_serve_starts_and_prints_its_address(tmp_path) -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    cmd = [sys.executable, "-m", "parlour.train.cli", "serve", "--port", str(port)]
+    cmd = [sys.executable, "-m", "parlour.apps.cli", "serve", "--port", str(port)]
     proc = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.PIPE, text=True)
     try:
         line = proc.stdout.readline()
@@ -80,7 +80,7 @@ def test_serve_refuses_a_model_it_could_not_play_and_leaves_out_run_models_that_
     (tmp_path / "runs" / "good").mkdir()
     good = data / "small_audition_model.safetensors"
     shutil.copy(good, tmp_path / "runs" / "good" / "model.safetensors")
-    import parlour.train.web.app as web_app
+    import parlour.apps.web.app as web_app
 
     offered = []
     real = web_app.create_app

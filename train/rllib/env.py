@@ -22,7 +22,7 @@ raw AEC env itself. Per episode (``reset``), from the env's own ``np.random.Gene
 
 Knock-outs (Awkward Guests): a knocked-out seat is never asked to act again and receives its
 final reward when the game ends, like every other seat. ``env_config`` keys: ``game`` (a name
-or a :class:`~parlour.train.games.GameSpec`), ``players``, ``game_options``, ``baselines``
+or a :class:`~parlour.games.GameSpec`), ``players``, ``game_options``, ``baselines``
 (spec → weight), ``baseline_share``, ``seed``, ``trust`` (``True``: baselines may be
 pickle-bearing model files, ``parlour train --trust-model``; default refused,
 :mod:`parlour.agents.trust`).
@@ -36,7 +36,7 @@ import gymnasium as gym
 import numpy as np
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
-from parlour.train.games import get_game, make_raw_env
+from parlour.games import get_game, make_raw_env
 from parlour.train.opponents import OpponentPool
 
 #: RLlib agent ids: ``slot_0`` … (slot 0 is the learner's)

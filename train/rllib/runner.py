@@ -37,7 +37,7 @@ Faults:
 |---|---|
 | Ctrl-C or SIGTERM (SLURM, ``timeout``, ``docker stop``) while training | saves ``checkpoints/latest`` and ``checkpoint/`` of the weights at that moment (steps: the last whole iteration), the state and the report (``"interrupted": true``, no final evaluation); one line on stderr, exit 130; ``--resume`` continues |
 | Ctrl-C or SIGTERM during the final evaluation | ``checkpoint/`` and ``checkpoints/latest`` are already saved: the report (``"interrupted": true``, ``"interrupted_during": "final evaluation"``, no final table), one line, exit 130; ``--resume`` trains no further step (as for any finished run) and plays the final evaluation |
-| Ctrl-C or SIGTERM while a checkpoint is written | held until the checkpoint is whole (:func:`~parlour.train.safe_stop.held_stop_signals`), then as above |
+| Ctrl-C or SIGTERM while a checkpoint is written | held until the checkpoint is whole (:func:`~parlour.safe_stop.held_stop_signals`), then as above |
 | a kill at any moment | every file is written to a temporary name and moved into place; a checkpoint folder is rotated in only when complete, the one before kept as ``checkpoints/previous`` (:mod:`parlour.train.rllib.checkpoints`) |
 | ``--resume`` without ``--trust-model`` | refused in one line (exit 2) before Ray starts or any checkpoint is read: an RLlib checkpoint's learner, optimizer and env-runner state are pickles (:func:`refuse_untrusted_resume`, docs/security.md) |
 | ``--resume`` with ``latest`` missing, incomplete or corrupt | resumes from ``previous`` and says so |
@@ -56,6 +56,12 @@ from pathlib import Path
 from typing import Any
 
 from parlour._files import write_atomic
+from parlour.safe_stop import (
+    FINAL_EVALUATION,
+    final_eval_interrupt_message,
+    held_stop_signals,
+    stop_signals_interrupt,
+)
 from parlour.train.config import TrainConfig
 from parlour.train.rllib.checkpoints import (
     LATEST,
@@ -67,12 +73,6 @@ from parlour.train.rllib.checkpoints import (
     save_checkpoint,
 )
 from parlour.train.rllib.league import LEARNER, map_slot, snapshot_ids, take_snapshot
-from parlour.train.safe_stop import (
-    FINAL_EVALUATION,
-    final_eval_interrupt_message,
-    held_stop_signals,
-    stop_signals_interrupt,
-)
 from parlour.train.train import MIN_DURATION_S
 
 #: the run's final checkpoint (the agent ``rllib:runs/NAME/checkpoint``)
@@ -84,7 +84,7 @@ ACTIVATIONS = {"tanh": "tanh", "relu": "relu"}
 
 
 def _spaces(cfg: TrainConfig) -> tuple[Any, Any]:
-    from parlour.train.games import make_raw_env
+    from parlour.games import make_raw_env
     from parlour.train.rllib.env import adapted_space
 
     env_options, _ = cfg.game_spec.split_options(cfg.game_options)
@@ -528,8 +528,8 @@ def _report(s: Session, where: str, eval_time: float, final: dict[str, Any]) -> 
 
 def _interrupted(s: Session, where: str, during: str | None = None) -> dict[str, Any]:
     """The report of an interrupted run (no final evaluation) and its one line on stderr;
-    ``during``: :data:`~parlour.train.safe_stop.FINAL_EVALUATION` when training was done."""
-    from parlour.train.report import write_report
+    ``during``: :data:`~parlour.safe_stop.FINAL_EVALUATION` when training was done."""
+    from parlour.eval.report import write_report
 
     with held_stop_signals() as received:
         report = _report(s, where, 0.0, {})
@@ -551,7 +551,7 @@ def _interrupted(s: Session, where: str, during: str | None = None) -> dict[str,
 
 def _finish(s: Session, where: str, progress: bool) -> dict[str, Any]:
     """The final evaluation, the state's last history entry and the report."""
-    from parlour.train.report import print_report, write_report
+    from parlour.eval.report import print_report, write_report
 
     cfg, run_dir = s.cfg, s.run_dir
     steps_per_s = s.session_steps / max(s.train_time, MIN_DURATION_S)

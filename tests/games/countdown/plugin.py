@@ -21,12 +21,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from parlour.train.games import Column, GameSpec, Statistics, register_game
-from parlour.train.play import Move, PlayUI
+from parlour.apps.play import Move, PlayUI
+from parlour.games import Column, GameSpec, Statistics, register_game
 from tests.games.countdown import rules as R
 
 if TYPE_CHECKING:
-    from parlour.train.tournament import GameRecord
+    from parlour.eval.tournament import GameRecord
 
 # -- a scripted agent -------------------------------------------------------------------------------
 

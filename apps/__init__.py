@@ -1,0 +1,1 @@
+"""The applications: the ``parlour`` command line, terminal play, the web table, model administration."""

@@ -1,0 +1,19 @@
+"""The web table of ``parlour serve`` (:mod:`parlour.apps.serve`): play in the browser, watch replays.
+
+| module | what it holds |
+|---|---|
+| :mod:`~parlour.apps.web.app` | the Starlette app: the page, static files and the JSON API (its table of routes) |
+| :mod:`~parlour.apps.web.catalog` | what the page may choose (agents by catalog id, option values): nothing else reaches ``make_agent`` / ``make_raw_env`` |
+| :mod:`~parlour.apps.web.guard` | only the server's own page drives it: ``Host``, ``Origin``, content type, bounded bodies and JSON |
+| :mod:`~parlour.apps.web.sessions` | one game per browser tab (:class:`GameSession`), the store that bounds them (per client, in all, by rate) and expires them (idle, and an absolute lifetime) |
+| :mod:`~parlour.apps.web.views` | the JSON a seat is sent (only its ``player_view``, its legal moves), the omniscient one of replays |
+| :mod:`~parlour.apps.web.replay` | the replay document (seed, configuration, actions), loading, stepping, ``parlour eval --save-replays`` |
+| ``static/`` | the page: ``index.html``, ``app.js`` (generic), ``games/<game>.js`` (each game's table), ``style.css`` |
+
+What is game-specific comes from the game's UI (``GameSpec.play_ui``, a
+:class:`parlour.apps.play.PlayUI`): ``web_options`` (its new-game fields), ``web_view`` (its
+seat's JSON, built from ``env.player_view(agent)``), ``web_target`` (which page element a move
+is clicked on) and ``web_reveal`` (what the end of the game shows). The page draws a game with
+``static/games/<name>.js`` when it has one, else as its JSON view with its moves as buttons.
+Needs the ``web`` extra (``pip install parlour[web]``). See ``docs/web.md``.
+"""

@@ -1,0 +1,208 @@
+"""The ``parlour serve`` ASGI app (Starlette): the page, its static files and the JSON API.
+
+| method and path | body / query | answer |
+|---|---|---|
+| ``GET /`` | — | the page (``static/index.html``) |
+| ``GET /api/catalog`` | — | what the page may choose (:class:`~parlour.apps.web.catalog.Catalog`): per game its seats, default players and opponent, its own options (``options``: name, choices, default), ``agents`` (catalog ids at any player count: the scripted agents, the operator's models ``ppo:#K`` and ``audition.search:model=#K``), ``labels`` (what the page shows for an operator's model id), ``shipped`` (the shipped models: spec, players, game options, default, summary; each as ``ppo:NAME`` and as every search agent on it, offered only at its own player count) |
+| ``POST /api/games`` | ``{"game", "players", "seat", "opponents": [catalog id, ...], "options": {name: offered value}, "seed", "hints"}`` | ``{"id", "state", "frames"}``: a new game (``frames``: the agents' opening moves) |
+| ``GET /api/games/{id}`` | — | ``{"state"}`` |
+| ``POST /api/games/{id}/move`` | ``{"action", "version"}`` | ``{"state", "frames"}``: the person's move and the agents' answers, one frame per step |
+| ``GET /api/games/{id}/replay`` | — | the finished game as a replay document (409 while it runs) |
+| ``DELETE /api/games/{id}`` | — | ``{"closed": true}`` |
+| ``GET /api/replays`` | — | the replay files given to ``parlour serve --replays`` |
+| ``POST /api/replays`` | ``{"name"}`` (a listed file) or ``{"replay": document}`` (its options from the catalog) | ``{"id", "summary"}`` (``summary.views``: ``omniscient`` only for a finished game) |
+| ``GET /api/replays/{id}/frame`` | ``?step=K&view=omniscient|player_N`` | the state after ``K`` actions as that view sees it (omniscient: 403 unless the replay's game ends) |
+
+A state (:func:`parlour.apps.web.views.seat_state`) holds ``seat``, ``agent``, ``agents``,
+``to_move``, ``over``, ``view`` (the game's :meth:`~parlour.apps.play.PlayUI.web_view`),
+``moves`` (``action``, ``name``, ``target``), ``version`` and, at the end, ``final``. Errors are
+``{"error": message}`` and never change a game:
+
+| status | when |
+|---|---|
+| 400 | a bad request (an agent or option outside the catalog, an illegal move, not JSON, JSON nested too deep) |
+| 403 | another origin (``Origin``, ``Sec-Fetch-Site``); the omniscient view of an unfinished replay |
+| 404 | an unknown game or replay (closed, timed out) |
+| 409 | a stale move (the state's ``version`` moved on), the replay of a running game |
+| 413 | a body over its cap (:data:`~parlour.apps.web.guard.MAX_REQUEST_BYTES`, :data:`~parlour.apps.web.guard.MAX_REPLAY_BYTES`) |
+| 415 | a ``POST`` that is not ``application/json`` |
+| 421 | a ``Host`` that is not the bound address (DNS rebinding) |
+| 429 | new games too fast from one address |
+| 503 | too many games open, from one address or in all (:class:`~parlour.apps.web.sessions.Limits`) |
+
+Every request passes :class:`~parlour.apps.web.guard.GuardMiddleware` first.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from parlour.apps.web.catalog import Catalog
+from parlour.apps.web.guard import (
+    MAX_REPLAY_BYTES,
+    GuardMiddleware,
+    HostRule,
+    RequestRefused,
+    read_json,
+)
+from parlour.apps.web.replay import Replay, load_replay
+from parlour.apps.web.sessions import DEFAULT_TIMEOUT_S, Limits, SessionStore, WebError
+
+STATIC = Path(__file__).parent / "static"
+#: a frame's ``step`` query: ASCII digits, few enough for an int (``"²"`` is a str.isdigit)
+STEP_PATTERN = re.compile(r"[0-9]{1,9}")
+#: IPv6 clients are counted by their network of this prefix length (a host's usual share)
+IPV6_CLIENT_PREFIX = 64
+IPV6 = 6
+#: the address ``create_app`` answers by default (``parlour serve``'s default bind)
+DEFAULT_HOST = "127.0.0.1"
+
+
+def find_replays(paths: list[str]) -> dict[str, Path]:
+    """Replay files: each path a ``.json`` file or a folder searched for them (recursively)."""
+    found: dict[str, Path] = {}
+    for p in map(Path, paths):
+        files = sorted(p.rglob("*.json")) if p.is_dir() else [p]
+        for f in files:
+            found[str(f)] = f
+    return found
+
+
+def client_of(request: Request) -> str:
+    """The client a game is counted against: its address (all tabs of a machine share it); an
+    IPv6 address by its /64 network (one host may hold a whole /64)."""
+    host = request.client.host if request.client is not None else ""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if address.version == IPV6:
+        return str(ipaddress.ip_network(f"{address}/{IPV6_CLIENT_PREFIX}", strict=False))
+    return host
+
+
+def create_app(
+    models: list[str] | None = None,
+    replays: list[str] | None = None,
+    timeout: float = DEFAULT_TIMEOUT_S,
+    *,
+    host: str = DEFAULT_HOST,
+    port: int | None = None,
+    limits: Limits | None = None,
+    clock: Callable[[], float] = time.monotonic,
+) -> Starlette:
+    """The app (see the module docstring); ``models``: the operator's PPO model files offered as
+    opponents (by catalog id); ``replays``: replay files or folders listed on the page;
+    ``timeout``: seconds an untouched game or replay is kept; ``host``, ``port``: the bound
+    address, the only ``Host`` answered (``port`` None: any port); ``limits``: the stores'
+    bounds (default :class:`~parlour.apps.web.sessions.Limits` with ``timeout``); ``clock``:
+    the stores' time (tests)."""
+    limits = limits or Limits(timeout=timeout)
+    games = SessionStore(limits, what="game", clock=clock)
+    opened = SessionStore(limits, what="replay", clock=clock)
+    catalog = Catalog(list(models or []))
+    replay_paths = list(replays or [])
+
+    async def index(request: Request) -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    async def get_catalog(request: Request) -> JSONResponse:
+        return JSONResponse({"games": await run_in_threadpool(catalog.games)})
+
+    async def new_game(request: Request) -> JSONResponse:
+        data = await read_json(request)
+        key, session = await run_in_threadpool(games.create, data, client_of(request), catalog)
+        return JSONResponse({"id": key, "state": session.state(), "frames": session.opening})
+
+    def locked(session: Any, what: Any) -> Any:
+        with session.lock:  # (in a worker thread: an agent may be thinking in another)
+            return what()
+
+    async def get_game(request: Request) -> JSONResponse:
+        session = games.get(request.path_params["id"])
+        state = await run_in_threadpool(locked, session, session.state)
+        return JSONResponse({"state": state})
+
+    async def move(request: Request) -> JSONResponse:
+        data = await read_json(request)
+        if not isinstance(data, dict) or set(data) != {"action", "version"}:
+            raise WebError('a move is {"action": <int>, "version": <int>}')
+        session = games.get(request.path_params["id"])
+        answer = await run_in_threadpool(
+            locked, session, lambda: session.move(data["action"], data["version"])
+        )
+        return JSONResponse(answer)
+
+    async def game_replay(request: Request) -> JSONResponse:
+        session = games.get(request.path_params["id"])
+        return JSONResponse(await run_in_threadpool(locked, session, session.replay))
+
+    async def close_game(request: Request) -> JSONResponse:
+        if not games.drop(request.path_params["id"]):
+            raise WebError(f"no game {request.path_params['id']!r}", 404)
+        return JSONResponse({"closed": True})
+
+    async def list_replays(request: Request) -> JSONResponse:
+        return JSONResponse({"replays": sorted(find_replays(replay_paths))})
+
+    async def open_replay(request: Request) -> JSONResponse:
+        data = await read_json(request, MAX_REPLAY_BYTES)
+        if not isinstance(data, dict) or len(data) != 1 or not {"name", "replay"} & set(data):
+            raise WebError('open a replay with {"name": <a listed file>} or {"replay": <document>}')
+        client = client_of(request)
+        opened.admit(client)
+        if "name" in data:
+            path = find_replays(replay_paths).get(data["name"])
+            if path is None:
+                raise WebError(f"no replay file {data['name']!r} is listed", 404)
+            replay = await run_in_threadpool(load_replay, path)
+        else:
+            doc, check = data["replay"], catalog.check_replay_options
+            replay = await run_in_threadpool(Replay, doc, check)
+        return JSONResponse({"id": opened.add(replay, client), "summary": replay.summary()})
+
+    async def replay_frame(request: Request) -> JSONResponse:
+        replay = opened.get(request.path_params["id"])
+        step_text = request.query_params.get("step", "0")
+        if not STEP_PATTERN.fullmatch(step_text):
+            raise WebError(f"step must be an integer in 0..{replay.steps}, got {step_text!r}")
+        view = request.query_params.get("view", "omniscient")
+        return JSONResponse(await run_in_threadpool(replay.frame, int(step_text), view))
+
+    async def on_error(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, WebError | RequestRefused)
+        return JSONResponse({"error": str(exc)}, status_code=exc.status)
+
+    routes = [
+        Route("/", index),
+        Route("/api/catalog", get_catalog),
+        Route("/api/games", new_game, methods=["POST"]),
+        Route("/api/games/{id}", get_game, methods=["GET"]),
+        Route("/api/games/{id}", close_game, methods=["DELETE"]),
+        Route("/api/games/{id}/move", move, methods=["POST"]),
+        Route("/api/games/{id}/replay", game_replay),
+        Route("/api/replays", list_replays, methods=["GET"]),
+        Route("/api/replays", open_replay, methods=["POST"]),
+        Route("/api/replays/{id}/frame", replay_frame),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(
+        routes=routes,
+        exception_handlers={WebError: on_error, RequestRefused: on_error},
+        middleware=[Middleware(GuardMiddleware, rule=HostRule(host, port))],
+    )
+    app.state.games, app.state.replays, app.state.catalog = games, opened, catalog
+    return app

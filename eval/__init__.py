@@ -1,0 +1,1 @@
+"""Evaluation: tournaments between agents, the league, and the reports of both."""

@@ -1,0 +1,1 @@
+"""The Audition plug-in: everything about Audition outside :mod:`parlour.envs.audition`."""

@@ -1,0 +1,1 @@
+"""The Awkward Guests plug-in: everything about it outside :mod:`parlour.envs.awkward_guests`."""

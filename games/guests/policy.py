@@ -1,0 +1,286 @@
+"""Awkward Guests PPO features and policy (torch): ``GuestsFeatures``, ``PriorHead``,
+``GuestsPolicy``.
+
+This module imports no torch at import time: each class is defined inside a builder that
+:func:`parlour.games.lazy_classes` runs on first use, and the classes live (and pickle) as
+``parlour.games.guests.plugin.GuestsFeatures`` etc. — ``parlour play`` and ``parlour eval`` never
+need torch. The docstrings of the three classes are the documentation: which features, why
+action-aligned, and what ``PriorHead`` adds.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from parlour.envs.awkward_guests import actions as A
+from parlour.envs.awkward_guests import game as G
+from parlour.envs.awkward_guests.case.board import WALTON
+from parlour.envs.awkward_guests.solution_blocks import NUM_CANDIDATES
+
+#: scale of GuestsFeatures' action-aligned features. Adam moves each weight by about the learning
+#: rate per update whatever its gradient, and each action has its own weight on its own feature
+#: (seen in a few of the rare accusations), so at scale 1 a logit would need thousands of
+#: updates to follow it. Measured on solo easy: the learner named a part its deduction allows
+#: with probability 0.23 at scale 4 (40k steps, batch 256), 0.28 at scale 20 (60k, batch 256)
+#: and 0.51 at scale 100 (60k, batch 128; 0.58 at 150k); random naming: 0.18.
+PRIOR_SCALE = 100.0
+#: the hidden layers of GuestsFeatures' own MLP
+FEATURES_HIDDEN = (256, 256)
+#: GuestsFeatures' per-decision flags besides the per-action ones: exactly one candidate left,
+#: more than one (both 0 unless deciding whether to accuse)
+N_SOLUTION_FLAGS = 2
+#: GuestsFeatures' per-hand-card features with ``observation_mode="deduced_choices"`` (one row of
+#: 32 per feature, aligned with the card actions; all 0 unless the learner is offering or paying)
+CARD_FEATURES = ("teach", "teach_per_share", "teaches_nothing", "covers_owed", "value")
+#: ``teach_per_share`` is ``hand_teach / hand_share`` clipped to this
+TEACH_PER_SHARE_CAP = 1.0
+
+
+def allowed_gate(layout: Mapping[str, slice], prefix: str = "deduced") -> np.ndarray:
+    """The 0/1 tensor ``gate[decision, bit, action]`` behind GuestsFeatures' per-action
+    ``allowed`` features: an action naming a part of an accusation is allowed at its decision
+    when that part's bit is set in the ``{prefix}_*`` blocks (``deduced``: each part on its own;
+    ``accusation``: given the parts named so far). Sizes come from the board definition."""
+    suspects, motives, weapons = len(WALTON.suspects), len(WALTON.motives), len(WALTON.weapons)
+    dec = layout["pending_decision"]
+    first = layout[f"{prefix}_murderers"].start
+    size = layout[f"{prefix}_accomplice_motives"].stop - first
+    parts = {
+        G.D_MURDERER: ("murderers", A.SUSPECT_0, suspects),
+        G.D_MOTIVE: ("motives", A.MOTIVE_0, motives),
+        G.D_WEAPON: ("weapons", A.WEAPON_0, weapons),
+        G.D_ACCOMPLICE: ("accomplices", A.SUSPECT_0, suspects),
+        G.D_ACC_MOTIVE: ("accomplice_motives", A.MOTIVE_0, motives),
+    }
+    gate = np.zeros((dec.stop - dec.start, size, A.NUM_ACTIONS), np.float32)
+    for decision, (name, action_0, count) in parts.items():
+        start = layout[f"{prefix}_{name}"].start - first
+        for i in range(count):
+            gate[decision, start + i, action_0 + i] = 1.0
+    none = layout[f"{prefix}_accomplices"].start - first + suspects  # "no accomplice"
+    gate[G.D_ACCOMPLICE, none, A.NO_ACCOMPLICE] = 1.0
+    return gate
+
+
+def build_features() -> type:
+    import gymnasium as gym
+    import torch
+    from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
+
+    from parlour.envs.awkward_guests import observation as GO
+
+    class GuestsFeatures(BaseFeaturesExtractor):
+        """Awkward Guests: action-aligned deduction features, "wide and deep".
+
+        Naming the parts of an accusation is a lookup in the observation's ``deduced_*``
+        blocks (name a murderer they allow, …), and whether to accuse a test of
+        ``deduced_count``, but a network has to learn 44 such lookups, gated by the pending
+        decision, from accusations that are right once in hundreds. Like ``AuditionFeatures``,
+        this computes them from the observation itself (nothing the player does not see):
+
+        | features | size | content |
+        |---|---|---|
+        | raw observation | ``D`` | unchanged |
+        | allowed | 95 | per action: 1 when the pending decision names a part of an accusation and the deduction still allows that part (suspects, motives, weapons, no accomplice; :func:`allowed_gate`) |
+        | solution | 2 | deciding whether to accuse: exactly one candidate left / more than one |
+
+        The output is ``[raw, PRIOR_SCALE · (allowed, solution), MLP(raw, allowed, solution)]``
+        (MLP: :data:`FEATURES_HIDDEN`, tanh). Use it with ``ppo.net_arch: []``: the policy and
+        value heads are then linear in it, so an action's logit can follow its own ``allowed``
+        feature with one weight (scaled so that a few hundred updates suffice) while the MLP
+        learns the rest, and ``GuestsPolicy`` adds one weight shared by all actions on the same
+        features. With ``observation_mode="notebook"`` there are no ``deduced_*`` blocks to
+        read: the output is ``[raw, MLP(raw)]``.
+
+        With ``observation_mode="deduced_choices"``, ``allowed`` reads the ``accusation_*``
+        blocks instead (what the candidates left allow *given the parts already named*, so that
+        a guess names one candidate, not a mix of two), ``solution`` gains a third feature, the
+        chance that a guess is right (``1 / candidates``, from ``deduced_count``), and it reads
+        ``hand_share`` / ``hand_teach`` (:mod:`parlour.envs.awkward_guests.teach`) into
+        :data:`CARD_FEATURES`, one row of 32 aligned with the card actions, on the learner's own
+        ``offer`` or ``pay`` decision (all 0 otherwise):
+
+        | card feature | per hand slot |
+        |---|---|
+        | ``teach`` | ``hand_teach``: the share of the counterpart's known candidates the card would rule out |
+        | ``teach_per_share`` | ``hand_teach / hand_share``, clipped to :data:`TEACH_PER_SHARE_CAP`: what it teaches for what its face is worth |
+        | ``teaches_nothing`` | 1 for a card in hand that teaches the counterpart nothing |
+        | ``covers_owed`` | paying: the card's value alone covers what is still owed |
+        | ``value`` | the card's value / 3 |
+
+        The output is then ``[raw, PRIOR_SCALE · (allowed, solution, cards), MLP(all of them)]``
+        and ``GuestsPolicy`` adds one shared weight per card feature to the card actions' logits.
+        """
+
+        def __init__(
+            self, observation_space: gym.spaces.Box, hidden: tuple[int, ...] = FEATURES_HIDDEN
+        ) -> None:
+            n = int(observation_space.shape[0])
+            sizes = {GO.layout_size(GO.make_layout(m)): m for m in GO.OBSERVATION_MODES}
+            if n not in sizes:
+                raise ValueError(
+                    f"GuestsFeatures: an observation of {n} floats is not an Awkward Guests "
+                    f"observation ({sizes})"
+                )
+            mode = sizes[n]
+            self.deduced = mode in GO.DEDUCED_MODES
+            self.choices = mode == "deduced_choices"
+            extra = A.NUM_ACTIONS + N_SOLUTION_FLAGS if self.deduced else 0
+            extra += 1 if self.choices else 0  # (the guess's chance: 1 / candidates)
+            cards = len(CARD_FEATURES) * GO.N_SLOTS if self.choices else 0
+            super().__init__(observation_space, n + extra + cards + hidden[-1])
+            #: columns of the output holding ``PRIOR_SCALE · allowed`` (one per action), for
+            #: GuestsPolicy; None without ``deduced_*`` blocks
+            self.prior_slice = slice(n, n + A.NUM_ACTIONS) if self.deduced else None
+            #: columns of the output holding ``PRIOR_SCALE · card features`` (feature-major,
+            #: ``len(CARD_FEATURES)`` rows of one column per hand slot); None without them
+            self.card_slice = slice(n + extra, n + extra + cards) if self.choices else None
+            layout = GO.make_layout(mode)
+            if self.deduced:  # allowed = (decision one-hot, bits) by a fixed 0/1 tensor
+                prefix = "accusation" if self.choices else "deduced"
+                self.register_buffer("gate", torch.as_tensor(allowed_gate(layout, prefix)))
+                self.dec = layout["pending_decision"]
+                self.ded = slice(
+                    layout[f"{prefix}_murderers"].start, layout[f"{prefix}_accomplice_motives"].stop
+                )
+                self.solution = G.D_SOLUTION
+                self.count = layout["deduced_count"].start
+            if self.choices:
+                self.hand = layout["hand"]
+                self.share = layout["hand_share"]
+                self.teach_cols = layout["hand_teach"]
+                self.owed = layout["pending_amount"].start
+                values = torch.zeros(GO.HAND_FEATURES)
+                values[GO.H_VALUE : GO.H_VALUE + 3] = torch.arange(1.0, 4.0)
+                self.register_buffer("values", values)
+            layers: list[torch.nn.Module] = []
+            last = n + extra + cards
+            for h in hidden:
+                layers += [torch.nn.Linear(last, h), torch.nn.Tanh()]
+                last = h
+            self.mlp = torch.nn.Sequential(*layers)
+
+        def forward(self, obs: torch.Tensor) -> torch.Tensor:
+            if not self.deduced:
+                return torch.cat([obs, self.mlp(obs)], dim=1)
+            dec = obs[:, self.dec]
+            allowed = torch.einsum("bd,bk,dka->ba", dec, obs[:, self.ded], self.gate)
+            deciding = dec[:, self.solution : self.solution + 1]
+            certain = (obs[:, self.count : self.count + 1] == 0).float()
+            extra = [allowed, deciding * certain, deciding * (1 - certain)]
+            if self.choices:
+                log_count = obs[:, self.count : self.count + 1] * math.log(NUM_CANDIDATES)
+                extra += [deciding * torch.exp(-log_count), self._cards(obs, dec)]
+            extra = torch.cat(extra, dim=1)
+            return torch.cat([obs, PRIOR_SCALE * extra, self.mlp(torch.cat([obs, extra], 1))], 1)
+
+        def _cards(self, obs: torch.Tensor, dec: torch.Tensor) -> torch.Tensor:
+            """:data:`CARD_FEATURES`, flattened feature-major (all 0 unless offering/paying)."""
+            hand = obs[:, self.hand].reshape(obs.shape[0], GO.N_SLOTS, GO.HAND_FEATURES)
+            present = hand[:, :, GO.H_PRESENT]
+            value = hand @ self.values
+            teach = obs[:, self.teach_cols]
+            share = obs[:, self.share]
+            paying = dec[:, G.D_PAY : G.D_PAY + 1]
+            exchanging = dec[:, G.D_OFFER : G.D_OFFER + 1] + paying
+            owed = obs[:, self.owed : self.owed + 1] * GO.BID_SCALE
+            per_share = torch.clamp(teach / torch.clamp(share, min=1e-6), max=TEACH_PER_SHARE_CAP)
+            rows = [
+                teach,
+                per_share,
+                present * (teach == 0).float(),
+                present * (value >= owed - 1e-3).float() * paying,
+                value / 3.0,
+            ]
+            return (torch.stack(rows, 1) * exchanging.unsqueeze(2)).flatten(1)
+
+    return GuestsFeatures
+
+
+def build_prior_head() -> type:
+    import torch
+
+    class PriorHead(torch.nn.Module):
+        """Action logits ``linear(latent) + w · latent[prior]``: ``w`` is one learned scalar
+        shared by every action (initialised to 0), ``latent[prior]`` one feature per action.
+
+        With ``cards`` (``(slice, card action 0)``: feature-major rows of one column per hand
+        slot, as ``GuestsFeatures.card_slice``) the card actions' logits also get
+        ``Σ_f v_f · latent[cards][f, slot]``, one learned scalar ``v_f`` per card feature
+        (initialised to 0)."""
+
+        def __init__(
+            self, linear: torch.nn.Linear, prior: slice, cards: tuple[slice, int] | None = None
+        ) -> None:
+            super().__init__()
+            if prior.stop - prior.start != linear.out_features:
+                raise ValueError(f"PriorHead: {prior} is not one column per action")
+            self.linear = linear
+            self.start, self.stop = prior.start, prior.stop
+            self.prior_weight = torch.nn.Parameter(torch.zeros(()))
+            self.cards: slice | None = None
+            if cards is not None:
+                self.cards, self.card_0 = cards
+                width = self.cards.stop - self.cards.start
+                self.slots = width // len(CARD_FEATURES)
+                if self.slots * len(CARD_FEATURES) != width:
+                    raise ValueError(f"PriorHead: {self.cards} is not {len(CARD_FEATURES)} rows")
+                self.card_weights = torch.nn.Parameter(torch.zeros(len(CARD_FEATURES)))
+
+        def forward(self, latent: torch.Tensor) -> torch.Tensor:
+            logits = self.linear(latent) + self.prior_weight * latent[:, self.start : self.stop]
+            if self.cards is None:
+                return logits
+            rows = latent[:, self.cards].reshape(latent.shape[0], len(CARD_FEATURES), self.slots)
+            bonus = torch.einsum("bfs,f->bs", rows, self.card_weights)
+            a, b = self.card_0, self.card_0 + self.slots
+            return torch.cat([logits[:, :a], logits[:, a:b] + bonus, logits[:, b:]], dim=1)
+
+    return PriorHead
+
+
+def build_policy() -> type:
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    # (built on first use, like this class, and kept in the game module)
+    prior_head = importlib.import_module("parlour.games.guests.plugin").PriorHead
+
+    class GuestsPolicy(MaskableActorCriticPolicy):
+        """MaskablePPO policy for Awkward Guests: ``PriorHead`` on ``GuestsFeatures``.
+
+        With ``GuestsFeatures`` alone, each of the 44 accusation-naming actions follows its
+        ``allowed`` feature through its own weight, which only the rare accusations of that very
+        part train (measured: the learner named an allowed part with probability 0.51 after 60k
+        steps, 0.58 after 150k, random naming 0.18; most of its accusations were wrong). Here
+        the action logits also get ``w · PRIOR_SCALE · allowed[a]`` with one weight ``w`` shared
+        by every action, so every accusation, of any part, teaches all of them at once. ``w``
+        starts at 0 — the network starts with no preference for allowed parts and learns it
+        from the reward like any other weight (nothing is masked: naming an excluded part stays
+        legal).
+
+        With ``observation_mode="deduced_choices"`` the card actions' logits also get one shared
+        weight per card feature of ``GuestsFeatures`` (what a card would teach the counterpart,
+        …), for the same reason: every offer and payment, of any hand slot, trains them.
+
+        Only with ``ppo.net_arch: []`` (the heads read the extractor's output directly) and a
+        ``deduced`` observation; otherwise it is the plain MaskablePPO policy.
+        """
+
+        def _build(self, lr_schedule: Any) -> None:
+            super()._build(lr_schedule)
+            prior = getattr(self.features_extractor, "prior_slice", None)
+            if prior is None or len(self.mlp_extractor.policy_net) != 0:
+                return
+            card_slice = getattr(self.features_extractor, "card_slice", None)
+            cards = None if card_slice is None else (card_slice, A.CARD_0)
+            self.action_net = prior_head(self.action_net, prior, cards)
+            self.optimizer = self.optimizer_class(
+                self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs
+            )
+
+    return GuestsPolicy

@@ -1,0 +1,343 @@
+"""The import graph of parlour, its numbers, and the picture of its layers (``make layers``).
+
+``python tools/layers.py [--root DIR] [--svg FILE] [--json FILE]`` reads every module under
+``parlour/`` (following the links to the top-level folders) with ``ast``, and prints:
+
+| number | what it counts |
+|---|---|
+| modules | Python modules in ``parlour`` |
+| imports in functions | ``import`` statements inside a function or method |
+| cycles (all imports) | strongly connected groups of modules, counting imports in functions and under ``TYPE_CHECKING`` |
+| cycles (run-time imports) | the same, without ``TYPE_CHECKING`` imports |
+| training package | files in ``parlour.train``, the imports among them, and its import levels (the longest chain of imports inside it, plus one) |
+| cfg stops | functions that take a training config (a parameter ``cfg``), the files holding them, and the climbs: imports made inside those functions (the code reaching back up to a module above it) |
+| game lookups | calls of ``get_game(...)`` outside the registry: places where a game name is resolved again |
+
+``--svg FILE`` draws the package graph (one box per package, a row per layer of
+``.importlinter``, an arrow per imported package pair) as an SVG with no dependency.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import configparser
+import json
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+PACKAGE = "parlour"
+
+
+def modules_of(root: Path) -> dict[str, Path]:
+    """Module name -> file, for every ``.py`` under ``root/parlour`` (links followed)."""
+    found: dict[str, Path] = {}
+    base = root / PACKAGE
+    for path in sorted(base.rglob("*.py")) + sorted(_linked(base)):
+        rel = path.relative_to(base).with_suffix("")
+        if "__pycache__" in rel.parts:
+            continue
+        parts = [PACKAGE, *rel.parts]
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        found[".".join(parts)] = path
+    return found
+
+
+def _linked(base: Path) -> list[Path]:
+    # Path.rglob does not descend into linked folders before Python 3.13
+    out: list[Path] = []
+    for child in base.iterdir():
+        if child.is_symlink() and child.is_dir():
+            out += [child / p.relative_to(child.resolve()) for p in child.resolve().rglob("*.py")]
+    return out
+
+
+class _Imports(ast.NodeVisitor):
+    def __init__(self, module: str, is_package: bool) -> None:
+        self.module, self.is_package = module, is_package
+        self.found: list[tuple[str, bool, bool]] = []  # (target, in function, type checking)
+        self.depth = 0
+        self.type_checking = 0
+
+    def _target(self, node: ast.ImportFrom) -> str:
+        if not node.level:
+            return node.module or ""
+        parts = self.module.split(".")
+        if not self.is_package:
+            parts = parts[:-1]
+        parts = parts[: len(parts) - node.level + 1]
+        return ".".join(parts + ([node.module] if node.module else []))
+
+    def visit_FunctionDef(self, node: ast.AST) -> None:
+        self.depth += 1
+        self.generic_visit(node)
+        self.depth -= 1
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_If(self, node: ast.If) -> None:
+        test = ast.unparse(node.test)
+        if test in ("TYPE_CHECKING", "typing.TYPE_CHECKING"):
+            self.type_checking += 1
+            for child in node.body:
+                self.visit(child)
+            self.type_checking -= 1
+            for child in node.orelse:
+                self.visit(child)
+        else:
+            self.generic_visit(node)
+
+    def visit_Import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            self.found.append((alias.name, self.depth > 0, self.type_checking > 0))
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        base = self._target(node)
+        for alias in node.names:
+            self.found.append((f"{base}.{alias.name}", self.depth > 0, self.type_checking > 0))
+            self.found.append((base, self.depth > 0, self.type_checking > 0))
+
+    def visit_Call(self, node: ast.Call) -> None:
+        # importlib.import_module("parlour.x") with a constant name is an import too
+        name = ast.unparse(node.func)
+        if name.endswith("import_module") and node.args and isinstance(node.args[0], ast.Constant):
+            value = node.args[0].value
+            if isinstance(value, str):
+                self.found.append((value, self.depth > 0, self.type_checking > 0))
+        self.generic_visit(node)
+
+
+def graph(mods: dict[str, Path]) -> dict[str, list[tuple[str, bool, bool]]]:
+    """Module -> [(imported parlour module, in a function, under TYPE_CHECKING)]."""
+    edges: dict[str, list[tuple[str, bool, bool]]] = {}
+    for name, path in mods.items():
+        visitor = _Imports(name, path.name == "__init__.py")
+        visitor.visit(ast.parse(path.read_text(), str(path)))
+        seen: dict[str, tuple[bool, bool]] = {}
+        for target, in_function, tc in visitor.found:
+            while target and target not in mods:
+                target = target.rpartition(".")[0]
+            if not target or target == name or name.startswith(target + "."):
+                continue  # an import of the package a module sits in is not an edge
+            old = seen.get(target)
+            # keep the strongest kind: module-level run-time < in function < type checking
+            if old is None or (old[1] and not tc) or (old[0] and not in_function and not tc):
+                seen[target] = (in_function, tc)
+        edges[name] = [(t, f, tc) for t, (f, tc) in sorted(seen.items())]
+    return edges
+
+
+def cycles(edges: dict[str, list[tuple[str, bool, bool]]], type_checking: bool) -> list[list[str]]:
+    """Strongly connected groups of more than one module (Tarjan)."""
+    adj = {m: [t for t, _, tc in out if type_checking or not tc] for m, out in edges.items()}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    groups: list[list[str]] = []
+    sys.setrecursionlimit(10000)
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in adj.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                groups.append(sorted(group))
+
+    for v in sorted(adj):
+        if v not in index:
+            visit(v)
+    return sorted(groups)
+
+
+def levels(edges: dict[str, list[tuple[str, bool, bool]]], prefix: str) -> tuple[int, int, int]:
+    """(files, imports among them, import levels) of the modules under ``prefix``."""
+    inside = {m for m in edges if m == prefix or m.startswith(prefix + ".")}
+    adj = {m: {t for t, _, _ in edges[m] if t in inside} for m in inside}
+    n_imports = sum(len(v) for v in adj.values())
+    depth: dict[str, int] = {}
+
+    def level(m: str, trail: frozenset[str]) -> int:
+        if m in depth:
+            return depth[m]
+        below = [level(t, trail | {m}) for t in adj[m] if t not in trail]
+        depth[m] = 1 + max(below, default=0)
+        return depth[m]
+
+    return len(inside), n_imports, max((level(m, frozenset()) for m in inside), default=0)
+
+
+def function_imports(mods: dict[str, Path]) -> tuple[int, int]:
+    """(import statements inside functions, those importing parlour)."""
+    found: dict[int, bool] = {}  # id of the statement -> imports parlour
+    trees = [ast.parse(path.read_text()) for path in mods.values()]  # (alive: ids stay unique)
+    for tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                for sub in ast.walk(node):
+                    if isinstance(sub, ast.Import):
+                        found[id(sub)] = any(a.name.startswith(PACKAGE) for a in sub.names)
+                    elif isinstance(sub, ast.ImportFrom):
+                        found[id(sub)] = (sub.module or "").startswith(PACKAGE)
+    return len(found), sum(found.values())
+
+
+def cfg_stops(mods: dict[str, Path]) -> tuple[int, int, int]:
+    """(functions taking ``cfg``, files holding them, imports made inside those functions)."""
+    stops, files, climbs = 0, set(), 0
+    for name, path in mods.items():
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                args = [a.arg for a in node.args.args + node.args.kwonlyargs]
+                if "cfg" in args:
+                    stops += 1
+                    files.add(name)
+                    climbs += sum(
+                        1
+                        for sub in ast.walk(node)
+                        if isinstance(sub, ast.ImportFrom)
+                        and (sub.module or "").startswith(PACKAGE)
+                    )
+    return stops, len(files), climbs
+
+
+def game_lookups(mods: dict[str, Path]) -> int:
+    count = 0
+    for name, path in mods.items():
+        if name == "parlour.games" or name.startswith("parlour.games.registry"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and ast.unparse(node.func).endswith("get_game"):
+                count += 1
+    return count
+
+
+def numbers(root: Path) -> dict[str, object]:
+    mods = modules_of(root)
+    edges = graph(mods)
+    all_cycles = cycles(edges, type_checking=True)
+    run_cycles = cycles(edges, type_checking=False)
+    files, imports, depth = levels(edges, "parlour.train")
+    stops, stop_files, climbs = cfg_stops(mods)
+    return {
+        "modules": len(mods),
+        "imports in functions": function_imports(mods)[0],
+        "parlour imports in functions": function_imports(mods)[1],
+        "cycles (all imports)": len(all_cycles),
+        "modules in cycles (all imports)": sum(len(c) for c in all_cycles),
+        "cycles (run-time imports)": len(run_cycles),
+        "modules in cycles (run-time imports)": sum(len(c) for c in run_cycles),
+        "cycle groups": all_cycles,
+        "training package files": files,
+        "training package imports": imports,
+        "training package import levels": depth,
+        "cfg stops": stops,
+        "cfg files": stop_files,
+        "cfg climbs": climbs,
+        "game lookups": game_lookups(mods),
+    }
+
+
+def read_layers(root: Path) -> list[list[str]]:
+    """The layers of the ``.importlinter`` layers contract, top first (siblings in a row)."""
+    parser = configparser.ConfigParser()
+    parser.read(root / ".importlinter")
+    for section in parser.sections():
+        if parser[section].get("type") == "layers":
+            rows = [r.strip() for r in parser[section]["layers"].strip().splitlines() if r.strip()]
+            return [[p.strip() for p in row.replace(":", "|").split("|")] for row in rows]
+    return []
+
+
+def package_edges(root: Path, packages: list[str]) -> set[tuple[str, str]]:
+    edges = graph(modules_of(root))
+
+    def owner(m: str) -> str | None:
+        best = [p for p in packages if m == p or m.startswith(p + ".")]
+        return max(best, key=len) if best else None
+
+    out = set()
+    for m, targets in edges.items():
+        a = owner(m)
+        for t, _, _ in targets:
+            b = owner(t)
+            if a and b and a != b:
+                out.add((a, b))
+    return out
+
+
+def svg(root: Path) -> str:
+    """The layers as rows of boxes (top: apps), an arrow per package that imports another."""
+    rows = read_layers(root)
+    box_w, box_h, gap_x, gap_y, pad = 170, 36, 30, 70, 20
+    width = max(len(r) for r in rows) * (box_w + gap_x) + 2 * pad
+    height = len(rows) * (box_h + gap_y) + 2 * pad
+    where: dict[str, tuple[float, float]] = {}
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'font-family="sans-serif" font-size="13">',
+        '<defs><marker id="a" markerWidth="8" markerHeight="8" refX="7" refY="4" orient="auto">'
+        '<path d="M0,0 L8,4 L0,8 z" fill="#777"/></marker></defs>',
+        f'<rect width="{width}" height="{height}" fill="white"/>',
+    ]
+    for i, row in enumerate(rows):
+        y = pad + i * (box_h + gap_y)
+        x0 = (width - len(row) * (box_w + gap_x) + gap_x) / 2
+        for j, pkg in enumerate(row):
+            x = x0 + j * (box_w + gap_x)
+            where[pkg] = (x, y)
+    flat = [p for r in rows for p in r]
+    for a, b in sorted(package_edges(root, flat)):
+        (xa, ya), (xb, yb) = where[a], where[b]
+        up = yb < ya
+        y1 = ya if up else ya + box_h
+        y2 = yb + box_h if up else yb
+        color = "#c00" if up else "#777"
+        parts.append(
+            f'<line x1="{xa + box_w / 2}" y1="{y1}" x2="{xb + box_w / 2}" y2="{y2}" '
+            f'stroke="{color}" stroke-width="1" marker-end="url(#a)" opacity="0.7"/>'
+        )
+    for pkg, (x, y) in where.items():
+        parts.append(
+            f'<rect x="{x}" y="{y}" width="{box_w}" height="{box_h}" rx="6" fill="#eef3fb" '
+            f'stroke="#35a"/><text x="{x + box_w / 2}" y="{y + 23}" text-anchor="middle">'
+            f"{pkg}</text>"
+        )
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parent.parent)
+    parser.add_argument("--svg", type=Path, help="write the layer picture here")
+    parser.add_argument("--json", type=Path, help="write the numbers here as JSON")
+    args = parser.parse_args(argv)
+    found = numbers(args.root)
+    for key, value in found.items():
+        print(f"{key}: {value}")
+    if args.json:
+        args.json.write_text(json.dumps(found, indent=1) + "\n")
+    if args.svg:
+        args.svg.write_text(svg(args.root))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
