@@ -3,121 +3,47 @@
 | spec | game | agent |
 |---|---|---|
 | ``random`` | any | uniform over legal actions (:mod:`parlour.agents.random_agent`) |
-| ``audition.greedy`` | audition | one-ply greedy (:mod:`parlour.games.audition.greedy`) |
-| ``audition.expert`` | audition | determinized Monte Carlo search (:mod:`parlour.games.audition.expert`); options ``sims=N`` |
-| ``audition.search`` | audition | determinized search with rollouts by a trained PPO policy (:mod:`parlour.games.audition.search`); options ``model=PATH`` (required), ``sims=N``, ``rollout=policy`` or ``greedy``, ``top=K``, ``depth=D``, ``sample=0`` or ``1`` |
-| ``guests.deducer`` | guests | deduction-engine baseline (:mod:`parlour.games.guests.deducer`); option ``p=P`` accuses once a candidate has probability ≥ P |
 | ``ppo:PATH`` | any | a trained MaskablePPO model, most probable legal action (:mod:`parlour.agents.ppo`): parlour's model format (``.safetensors``), or a Stable-Baselines3 zip only with ``trust=True`` (``--trust-model``: a zip runs code while it loads) |
 | ``ppo:NAME`` | its own | a model shipped with parlour, by short name (``ppo:audition-2p``; ``parlour models`` lists them, :mod:`parlour.models`); refused for another game or player count |
 | ``ppo:PATH:sample`` | any | the same, sampling from the masked policy (also ``ppo:NAME:sample``) |
 | ``rllib:PATH[:sample]`` | any | a policy trained with ``backend: rllib`` (``runs/NAME/checkpoint``), loaded without Ray (:mod:`parlour.agents.rllib_agent`) |
+| ``GAME.NAME[:key=value,...]`` | its game | the game's own agents (``Game.agents``: spec name → ``builder(spec, seed, **options)``): ``audition.greedy``, ``audition.expert``, ``audition.search`` (:mod:`parlour.games.audition`), ``guests.deducer`` (:mod:`parlour.games.guests`), ``countdown.careful`` of the test game |
 
-A game plug-in adds its own scripted agents (``GameSpec.agents``: spec name →
-``"module:builder"``, called as ``builder(spec, seed, **options)``), e.g. ``countdown.careful``
-of the test game in ``tests/games/countdown/``.
-
-Options follow the name after a colon, comma separated: ``audition.expert:sims=200``
-(``sims`` ≤ 10,000, ``top`` ≤ 27, ``depth`` ≤ 1,000: :mod:`parlour.limits`).
-An unknown name, an option the agent does not take, or an agent of another game raise
-``ValueError`` listing what is known. ``game`` is a :class:`~parlour.games.GameSpec` or a
-game name.
+Every game's agents are registered the same way, parlour's own included: in the game's
+:class:`~parlour.games.Game` (``agents``). Options follow the name after a colon, comma
+separated: ``audition.expert:sims=200``; a builder reads them with :func:`int_option` /
+:func:`float_option` (bounded by :mod:`parlour.limits`). A builder with a ``model`` parameter plays
+a trained model (``audition.search:model=PATH``): it is left out of :func:`known_agents`, listed by
+:func:`model_agents`, and gets the caller's ``trust`` (``--trust-model``); a spec string can never
+grant trust. An unknown name, an option the agent does not take, or an agent of another game
+raise ``ValueError`` listing what is known. ``game`` is the :class:`~parlour.games.Game` object
+(resolved once by the command).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+import inspect
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
 
 from parlour.agents.base import Agent
+from parlour.agents.random_agent import RandomAgent
 from parlour.agents.trust import TRUST_FLAG
-from parlour.limits import MAX_SEARCH_DEPTH, MAX_SEARCH_TOP, MAX_SIMS
-
-if TYPE_CHECKING:
-    from parlour.games import GameSpec
-
-#: name -> (games it plays, or None for every game; builder(spec, seed, **options))
-_BUILDERS: dict[str, tuple[tuple[str, ...] | None, Callable[..., Agent]]] = {}
-#: agents that need a trained model (option ``model=PATH``): not in :func:`known_agents`
-_NEEDS_MODEL: set[str] = set()
 
 
-def _register(name: str, games: tuple[str, ...] | None, needs_model: bool = False):
-    def deco(fn: Callable[..., Agent]) -> Callable[..., Agent]:
-        _BUILDERS[name] = (games, fn)
-        if needs_model:
-            _NEEDS_MODEL.add(name)
-        return fn
+class Game(Protocol):
+    """What building an agent reads of a game (:class:`parlour.games.Game` has it)."""
 
-    return deco
+    name: str
+    agents: Mapping[str, Callable[..., Agent]]
 
 
-@_register("random", None)
-def _random(spec: str, seed: int | None) -> Agent:
-    from parlour.agents.random_agent import RandomAgent
-
-    return RandomAgent(spec, seed)
+#: the agents every game has (the game's own come from ``Game.agents``), as the errors list them
+GENERIC_SPECS = ("random", "ppo:PATH[:sample]", "rllib:PATH[:sample]")
 
 
-@_register("audition.greedy", ("audition",))
-def _greedy(spec: str, seed: int | None) -> Agent:
-    from parlour.games.audition.greedy import GreedyAgent
-
-    return GreedyAgent(spec, seed)
-
-
-@_register("audition.expert", ("audition",))
-def _expert(spec: str, seed: int | None, sims: str | None = None) -> Agent:
-    from parlour.games.audition.expert import DEFAULT_SIMS, ExpertAgent
-
-    return ExpertAgent(spec, seed, sims=_int_option("sims", sims, DEFAULT_SIMS, MAX_SIMS))
-
-
-@_register("audition.search", ("audition",), needs_model=True)
-def _search(
-    spec: str,
-    seed: int | None,
-    trust: bool = False,
-    model: str | None = None,
-    sims: str | None = None,
-    rollout: str | None = None,
-    top: str | None = None,
-    depth: str | None = None,
-    sample: str | None = None,
-) -> Agent:
-    from parlour.games.audition.search import DEFAULT_DEPTH, DEFAULT_SIMS, SearchAgent
-
-    return SearchAgent(
-        spec,
-        seed,
-        model=model,
-        trust=trust,
-        sims=_int_option("sims", sims, DEFAULT_SIMS, MAX_SIMS),
-        rollout=rollout if rollout is not None else "policy",
-        top=_int_option("top", top, 0, MAX_SEARCH_TOP),
-        depth=_int_option("depth", depth, DEFAULT_DEPTH, MAX_SEARCH_DEPTH),
-        sample=_int_option("sample", sample, 0),
-    )
-
-
-@_register("guests.deducer", ("guests",))
-def _deducer(spec: str, seed: int | None, p: str | None = None) -> Agent:
-    from parlour.games.guests.deducer import DeducerAgent
-
-    return DeducerAgent(spec, seed, p=_float_option("p", p, 1.0))
-
-
-KNOWN_SPECS = (
-    "random",
-    "audition.greedy",
-    "audition.expert[:sims=N]",
-    "audition.search:model=PATH[,sims=N,rollout=policy|greedy,top=K,depth=D,sample=0|1]",
-    "guests.deducer[:p=P]",
-    "ppo:PATH[:sample]",
-    "rllib:PATH[:sample]",
-)
-
-
-def _float_option(name: str, value: str | None, default: float) -> float:
+def float_option(name: str, value: str | None, default: float) -> float:
+    """The number of option ``name`` of a spec string (``default`` when absent)."""
     if value is None:
         return default
     try:
@@ -126,7 +52,7 @@ def _float_option(name: str, value: str | None, default: float) -> float:
         raise ValueError(f"option {name} must be a number, got {value!r}") from None
 
 
-def _int_option(name: str, value: str | None, default: int, high: int | None = None) -> int:
+def int_option(name: str, value: str | None, default: int, high: int | None = None) -> int:
     """The int of option ``name`` (``default`` when absent), at most ``high`` when given (the
     bounds of :mod:`parlour.limits`)."""
     if value is None:
@@ -155,7 +81,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
 
 def make_agent(
     spec: str,
-    game: GameSpec | str,
+    game: Game,
     seed: int | None = None,
     players: int | None = None,
     *,
@@ -167,9 +93,6 @@ def make_agent(
     ``trust`` lets a model file that holds pickles (a Stable-Baselines3 zip, an RLlib
     checkpoint) load: such a file runs code while it loads (``--trust-model``,
     :mod:`parlour.agents.trust`); parlour's own model files load either way."""
-    from parlour.games import get_game, load_object
-
-    game = get_game(game)
     if not isinstance(spec, str) or not spec:
         raise ValueError(f"agent spec must be a non-empty string, got {spec!r}")
     if spec.startswith("ppo:"):
@@ -197,26 +120,38 @@ def make_agent(
             raise ValueError("agent spec 'rllib:PATH' needs the path of a run's checkpoint")
         return RLlibAgent(spec, path, seed=seed, deterministic=not sample, trust=trust)
     name, options = parse_spec(spec)
-    if name in game.agents:
-        builder = load_object(game.agents[name])
-    elif name in _BUILDERS:
-        games, builder = _BUILDERS[name]
-        if games is not None and game.name not in games:
-            raise ValueError(f"agent {name!r} plays {', '.join(games)}, not {game.name!r}")
+    if name == "random":
+        builder: Callable[..., Agent] = _random
+    elif name in game.agents:
+        builder = game.agents[name]
+    elif "." in name and name.partition(".")[0] != game.name:  # (GAME.NAME: another game's)
+        raise ValueError(f"agent {name!r} plays {name.partition('.')[0]}, not {game.name!r}")
     else:
-        known = ", ".join([*KNOWN_SPECS, *game.agents, *shipped_specs(game.name)])
-        raise ValueError(f"unknown agent {spec!r}; known agents: {known}")
+        known = ", ".join([GENERIC_SPECS[0], *game.agents, *GENERIC_SPECS[1:]])
+        shipped = ", ".join(shipped_specs(game.name))
+        raise ValueError(
+            f"unknown agent {spec!r} for {game.name}; known agents: {known}"
+            + (f"; shipped models: {shipped}" if shipped else "")
+        )
     if "trust" in options:  # (only the caller grants trust, never a spec string)
         raise ValueError(f"agent {name!r}: trust is not an option (use {TRUST_FLAG})")
-    if name in _NEEDS_MODEL:  # (a model option: the caller's trust decides what may load)
+    if _takes(builder, "trust"):  # (a model option: the caller's trust decides what may load)
         options["trust"] = trust
     try:
         return builder(spec, seed, **options)
     except TypeError:
         raise ValueError(
             f"agent {name!r} does not take options {sorted(options)}; known agents: "
-            f"{', '.join([*KNOWN_SPECS, *game.agents])}"
+            f"{', '.join([GENERIC_SPECS[0], *game.agents])}"
         ) from None
+
+
+def _random(spec: str, seed: int | None) -> Agent:
+    return RandomAgent(spec, seed)
+
+
+def _takes(builder: Callable[..., Any], parameter: str) -> bool:
+    return parameter in inspect.signature(builder).parameters
 
 
 def shipped_specs(game: str, players: int | None = None) -> list[str]:
@@ -256,25 +191,14 @@ def check_agents_fit(agents: Any, env: Any) -> None:
             fits(env)
 
 
-def known_agents(game: GameSpec | str | None = None) -> list[str]:
-    """Names of the scripted agents that need no model (for ``game`` if given: with the
-    plug-in's own)."""
-    return [n for n in _names(game) if n not in _NEEDS_MODEL]
+def known_agents(game: Game) -> list[str]:
+    """Names of the agents of ``game`` that need no model: ``random`` and the game's own."""
+    return ["random", *(n for n, b in game.agents.items() if not _takes(b, "model"))]
 
 
-def model_agents(game: GameSpec | str | None = None) -> list[str]:
-    """Names of the agents built on a trained model (``NAME:model=PATH``), for ``game`` if given."""
-    return [n for n in _names(game) if n in _NEEDS_MODEL]
-
-
-def _names(game: GameSpec | str | None) -> list[str]:
-    if game is None:
-        return list(_BUILDERS)
-    from parlour.games import get_game
-
-    spec = get_game(game)
-    ours = [n for n, (g, _) in _BUILDERS.items() if g is None or spec.name in g]
-    return ours + list(spec.agents)
+def model_agents(game: Game) -> list[str]:
+    """Names of the game's agents built on a trained model (``NAME:model=PATH``)."""
+    return [n for n, b in game.agents.items() if _takes(b, "model")]
 
 
 def describe(agent: Any) -> str:

@@ -3,7 +3,8 @@ policy, and checked field by field before anything is built from it.
 
 The document names classes by a **registered name** (:func:`policy_classes`,
 :func:`extractor_classes`: SB3's MaskablePPO policy and flat extractor, and the classes the
-registered games' specs name — parlour's own code), never by an import path, and holds only
+installed games' training parts name — parlour's own code, offered by :mod:`parlour.games`
+through :func:`add_class_source`), never by an import path, and holds only
 JSON values: nothing in it is imported, called or unpickled. :func:`check_document` raises
 :class:`ModelFileError` (a ``ValueError``) naming the file and the field for anything else.
 
@@ -34,6 +35,7 @@ from __future__ import annotations
 
 import inspect
 import math
+from collections.abc import Callable
 from typing import Any
 
 from parlour.agents.limits import (
@@ -87,18 +89,23 @@ def extractor_classes() -> dict[str, type]:
     return {"FlattenExtractor": FlattenExtractor, **_game_classes("features_extractor")}
 
 
-def _game_classes(attribute: str) -> dict[str, type]:
-    """The classes the registered games' specs name (``GameSpec.policy`` /
-    ``features_extractor``), by class name: parlour's own code, never a name from a file."""
-    from parlour.games import GAMES, get_game, load_object
+#: functions(kind) -> {name: class} for kind "policy" / "features_extractor": the game
+#: plug-in layer adds one (:mod:`parlour.games`), so this layer never imports the games
+_CLASS_SOURCES: list[Callable[[str], dict[str, type]]] = []
 
-    get_game("audition")  # (loads the built-in games)
+
+def add_class_source(source: Callable[[str], dict[str, type]]) -> None:
+    """Offer more registered classes: ``source(kind)`` gives name -> class for ``kind``
+    (``"policy"`` or ``"features_extractor"``). :mod:`parlour.games` adds the games' own."""
+    if source not in _CLASS_SOURCES:
+        _CLASS_SOURCES.append(source)
+
+
+def _game_classes(kind: str) -> dict[str, type]:
     found: dict[str, type] = {}
-    for spec in list(GAMES.values()):
-        reference = getattr(spec, attribute)
-        if reference is not None:
-            cls = load_object(reference)
-            found.setdefault(cls.__name__, cls)
+    for source in _CLASS_SOURCES:
+        for name, cls in source(kind).items():
+            found.setdefault(name, cls)
     return found
 
 

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 from parlour.limits import MAX_GAMES, MAX_WORKERS
 
 if TYPE_CHECKING:
-    from parlour.games import GameSpec
+    from parlour.games import Game
 
 #: subcommand name -> module implementing it
 SUBCOMMANDS: dict[str, str] = {
@@ -50,7 +50,7 @@ SUBCOMMANDS: dict[str, str] = {
 }
 
 
-def game_argument(name: str) -> GameSpec:
+def game_argument(name: str) -> Game:
     """``argparse`` type of a game argument: the resolved spec (once, here), or a clear error."""
     from parlour.games import get_game
 

@@ -6,7 +6,7 @@ parlour play audition --players 3
 parlour play guests --level medium
 ```
 
-``GAME`` is any game with a terminal UI (``GameSpec.play_ui``, a :class:`PlayUI`): a registered
+``GAME`` is any game with a terminal UI (``Game.terminal``, a :class:`PlayUI`): a registered
 name or ``module:ATTR`` (:mod:`parlour.games`). What is game-specific — move names, what
 only you may know, how other seats' moves look to you, the end of the game, the game's own
 flags and commands — comes from that UI; this module only runs the session.
@@ -49,15 +49,15 @@ import importlib.util
 import pickle
 import sys
 import textwrap
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 
 from parlour.agents.factory import check_agents_fit
 from parlour.apps.cli import game_argument, parse_options, trust_argument
+from parlour.games.ui import Move, TerminalUI
 from parlour.models import default_model, seat_options
 
 if TYPE_CHECKING:
-    from parlour.games import GameSpec
+    from parlour.games import Game
 
 HELP = "play a game in the terminal against agents"
 #: every printed line is wrapped to this width; continuations are indented by this much more
@@ -71,91 +71,9 @@ class QuitGame(Exception):
     """The person typed ``quit`` or the input ended."""
 
 
-@dataclass
-class Move:
-    action: int
-    name: str
-
-
-class PlayUI:
-    """What ``parlour play`` needs to know about a game (a plug-in's ``GameSpec.play_ui``).
-
-    A game subclasses it and fills in the abstract methods; the rest have working defaults.
-    """
-
-    #: seats when ``--players`` is not given; the agent spec of the other seats by default when
-    #: no shipped model is the default for the table (:func:`default_opponent`)
-    default_players: int = 2
-    default_opponent: str = "random"
-
-    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
-        """Add the game's own ``parlour play GAME`` flags (none by default)."""
-
-    def env_options(self, args: argparse.Namespace) -> dict[str, Any]:
-        """Game options from the game's own flags (``--option`` ones come on top)."""
-        return {}
-
-    def moves(self, env: Any, agent: str) -> list[Move]:
-        """The person's legal moves with short readable names."""
-        raise NotImplementedError
-
-    def private(self, env: Any, agent: str) -> str:
-        """What only the person may know (their hand, a drawn card, ...)."""
-        raise NotImplementedError
-
-    def view(self, env: Any, agent: str) -> Any:
-        """The person's view, compared before and after another seat's move."""
-        return env.player_view(agent)
-
-    def describe_other(self, before: Any, after: Any, seat: int, action: int) -> str | None:
-        """Another seat's move as an onlooker sees it (None: say nothing)."""
-        raise NotImplementedError
-
-    def group(self, env: Any, agent: str) -> str | None:
-        """The multi-step choice the person's decision belongs to (``undo`` goes back to its
-        start; None: a single-step decision)."""
-        return None
-
-    def extra_commands(self) -> dict[str, str]:
-        """The game's own prompt commands -> help text (``undo`` turns on taking back a
-        half-built choice of :meth:`group`)."""
-        return {}
-
-    def run_extra(self, command: str, env: Any, agent: str) -> str:
-        """The text an extra command shows."""
-        raise KeyError(command)
-
-    def final(self, env: Any, results: dict[str, Any]) -> str:
-        """The end of the game (``results`` is the env's ``results()``): scores, winners, what
-        was hidden."""
-        raise NotImplementedError
-
-    # -- the web page (``parlour serve``, :mod:`parlour.apps.web`) -----------------------------
-
-    def web_options(self) -> list[dict[str, Any]]:
-        """The game's own fields of the page's new-game form: ``{"name", "label", "choices",
-        "default"}`` each (``choices``: a list, or ``"bool"``); none by default."""
-        return []
-
-    def web_view(self, env: Any, agent: str, hints: bool = False) -> Any:
-        """What the page shows the seat ``agent``: built from ``env.player_view(agent)`` only
-        (``hints``: add the game's optional aids, e.g. a deduction count)."""
-        return {"view": env.player_view(agent)}
-
-    def web_target(self, env: Any, agent: str, action: int) -> str | None:
-        """The page element a legal move is made by clicking (e.g. ``"slot:2"``); None: a
-        button with the move's name."""
-        return None
-
-    def web_reveal(self, env: Any, results: dict[str, Any] | None) -> dict[str, Any]:
-        """What the page shows once the game is over (``results``) or in an omniscient replay
-        (``results`` None while the game runs): scores, winners, what was hidden."""
-        return {"results": results}
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "game", type=game_argument, help="the game (a name, or 'module:ATTR' naming a GameSpec)"
+        "game", type=game_argument, help="the game (a name, or 'module:ATTR' naming a Game)"
     )
     parser.add_argument("--players", type=int, default=None, help="number of seats")
     parser.add_argument(
@@ -170,7 +88,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(extra_args=True)  # the game's own flags follow (PlayUI.add_arguments)
 
 
-def options_agree(spec: GameSpec, model_options: dict, table_options: dict) -> bool:
+def options_agree(spec: Game, model_options: dict, table_options: dict) -> bool:
     """Whether a model trained with ``model_options`` fits a table set to ``table_options``:
     every option the table sets has the model's value (the env's default where it set none)."""
     defaults = spec.option_defaults()
@@ -181,7 +99,7 @@ def options_agree(spec: GameSpec, model_options: dict, table_options: dict) -> b
     )
 
 
-def default_opponent(spec: GameSpec, ui: PlayUI, players: int, options: dict) -> str:
+def default_opponent(spec: Game, ui: TerminalUI, players: int, options: dict) -> str:
     """The agent seated when no opponents are named: the registry's default model for this game
     and player count whose options agree with the table's (:func:`options_agree`), as
     ``ppo:NAME``; else (or without the ``train`` extra) the UI's ``default_opponent``."""
@@ -191,7 +109,7 @@ def default_opponent(spec: GameSpec, ui: PlayUI, players: int, options: dict) ->
     return ui.default_opponent if model is None else f"ppo:{model.name}"
 
 
-def parse_game_flags(spec: GameSpec, ui: PlayUI, args: argparse.Namespace) -> None:
+def parse_game_flags(spec: Game, ui: TerminalUI, args: argparse.Namespace) -> None:
     """Parse the game's own flags (``args.extra``, after the generic ones) into ``args``."""
     parser = argparse.ArgumentParser(prog=f"parlour play {spec.name}", add_help=False)
     ui.add_arguments(parser)
@@ -206,9 +124,9 @@ class Session:
         from parlour.games import get_game, make_raw_env
 
         self.spec = get_game(args.game)
-        if self.spec.play_ui is None:
-            raise ValueError(f"{self.spec.name} has no terminal UI (GameSpec.play_ui)")
-        self.ui = self.spec.play_ui()
+        if self.spec.terminal is None:
+            raise ValueError(f"{self.spec.name} has no terminal UI (Game.terminal)")
+        self.ui = self.spec.terminal
         parse_game_flags(self.spec, self.ui, args)
         self.stdin, self.out = stdin, out
         players = self.ui.default_players if args.players is None else args.players

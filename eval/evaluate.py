@@ -7,7 +7,7 @@ parlour eval --game guests --players 1 --agents guests.deducer random --games 20
 
 | option | meaning |
 |---|---|
-| ``--game`` | a game name (``audition``, ``guests``, a registered plug-in) or ``module:ATTR`` naming a ``GameSpec`` (:mod:`parlour.games`) |
+| ``--game`` | a game name (``audition``, ``guests``, a registered plug-in) or ``module:ATTR`` naming a ``Game`` (:mod:`parlour.games`) |
 | ``--players`` | seats at the table |
 | ``--agents`` | agent specs (see :mod:`parlour.agents.factory`; ``ppo:NAME`` plays a shipped model, ``parlour models`` lists them); fewer kinds than seats fill seats cyclically |
 | ``--games`` | number of games, 1..1,000,000 (rounded up to whole deals: every arrangement on every deal; more than 2,000 arrangements per deal — e.g. 12 agents at 6 seats — are refused: :mod:`parlour.limits`) |
@@ -24,7 +24,7 @@ head-to-head matrix for more than two kinds), rendered by :mod:`parlour.eval.rep
 written under a temporary name and moved into place.
 
 The table (printed and in ``eval.md``) has one row per agent: games, wins, win rate, 95% CI,
-mean score, mean reward, and the game's own columns (its ``GameSpec.stats``; Awkward Guests:
+mean score, mean reward, and the game's own columns (its ``Game.stats``; Awkward Guests:
 ``solved``, ``rounds to solve``, ``wrong acc.``, see :mod:`parlour.games.guests.plugin`).
 """
 

@@ -7,7 +7,7 @@ parlour league --game guests --players 4 --agents guests.deducer random --games 
 
 | option | meaning |
 |---|---|
-| ``--game`` | a game name or ``module:ATTR`` naming a ``GameSpec`` (as ``parlour eval``) |
+| ``--game`` | a game name or ``module:ATTR`` naming a ``Game`` (as ``parlour eval``) |
 | ``--players`` | seats at the table (default 2) |
 | ``--agents`` | two or more distinct agent specs (:mod:`parlour.agents.factory`; ``ppo:NAME`` of a shipped model, :mod:`parlour.models`) |
 | ``--games`` | games per pairing (default 200), rounded up to whole deals (every table of the pairing on every deal); at most 1,000,000 games in all, and at most 2,000 tables per deal (13 agents at 6 seats are refused: :mod:`parlour.limits`) |
@@ -83,8 +83,8 @@ from parlour.apps.cli import (
 from parlour.eval import report
 
 if TYPE_CHECKING:
-    from parlour.eval.tournament import GameRecord
-    from parlour.games import GameSpec
+    from parlour.games import Game
+    from parlour.games.stepping import GameRecord
 
 HELP = "every agent against every other: OpenSkill ratings and a pairwise win-rate matrix"
 #: the OpenSkill prior (the library's defaults) and the dynamics: none, the agents are fixed
@@ -258,7 +258,7 @@ def pairwise(ranked: Sequence[Mapping[int, int]], num_agents: int) -> tuple[list
 
 
 def run_league(
-    game: GameSpec | str,
+    game: Game | str,
     players: int,
     specs: Sequence[str],
     games: int,

@@ -20,8 +20,8 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from parlour.eval.tournament import GameRecord
-    from parlour.games import GameSpec
+    from parlour.games import Game
+    from parlour.games.stepping import GameRecord
 
 #: games played side by side (a tournament is played in chunks of this many)
 LOCKSTEP_GAMES = 256
@@ -31,7 +31,7 @@ Decide = Callable[[Sequence[tuple[Any, Any, Any]]], list[int]]
 
 
 def play_lockstep(
-    game: GameSpec,
+    game: Game,
     players: int,
     specs: Sequence[str],
     jobs: Sequence[tuple[int, tuple[int, ...]]],
@@ -52,7 +52,7 @@ def play_lockstep(
 
 
 def _play_chunk(
-    game: GameSpec,
+    game: Game,
     players: int,
     specs: Sequence[str],
     jobs: Sequence[tuple[int, tuple[int, ...]]],
@@ -69,7 +69,7 @@ def _play_chunk(
     for job in jobs:
         env = make_raw_env(game, players, **game_options)
         agents = {(k, s): make_agent(specs[k], game, trust=trust) for s, k in enumerate(job[1])}
-        games.append(game_moves(job, env, agents, seed, game.stats))
+        games.append(game_moves(job, env, agents, seed, game.evaluation.statistics))
     pending = {i: next(g) for i, g in enumerate(games)}
     done: dict[int, GameRecord] = {}
     while pending:

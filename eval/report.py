@@ -1,7 +1,7 @@
 """Rendering results: Markdown, PNG and terminal tables of tournaments and training runs.
 
 ``parlour eval`` and ``parlour train`` both render here. Each function takes the result (or
-report) dictionary and the game's :class:`~parlour.games.GameSpec` (looked up by the
+report) dictionary and the game's :class:`~parlour.games.Game` (looked up by the
 dictionary's ``game`` when not given); a game adds its own columns and notes through its
 ``stats`` (:class:`~parlour.games.Statistics`), and nothing here knows a game.
 
@@ -50,7 +50,7 @@ from parlour.errors import UserError
 from parlour.safe_stop import FINAL_EVALUATION
 
 if TYPE_CHECKING:
-    from parlour.games import Column, GameSpec
+    from parlour.games import Column, Game
 
 HEADERS = ["agent", "games", "wins", "win rate", "95% CI", "mean score", "mean reward"]
 #: (the last: where the interval lies against the even share of a seat, 1 / players)
@@ -100,7 +100,7 @@ def save_figure(fig: Any, path: Path, dpi: int = PLOT_DPI) -> None:
         fig.savefig(tmp, dpi=dpi, format="png")
 
 
-def _spec(data: Mapping[str, Any], spec: GameSpec | None) -> GameSpec:
+def _spec(data: Mapping[str, Any], spec: Game | None) -> Game:
     from parlour.games import get_game
 
     return spec if spec is not None else get_game(data["game"])
@@ -124,27 +124,25 @@ def wide_console(width: int = NARROW):
 # -- tournaments ------------------------------------------------------------------------------
 
 
-def _game_columns(
-    entries: list[Mapping[str, Any]], spec: GameSpec, solo: bool
-) -> tuple[Column, ...]:
+def _game_columns(entries: list[Mapping[str, Any]], spec: Game, solo: bool) -> tuple[Column, ...]:
     """The game's columns, when every entry carries the game's statistics (a result written
     without them, e.g. by hand, gets the plain table)."""
-    keys = spec.stats.agent_keys
+    keys = spec.evaluation.statistics.agent_keys
     if not entries or not all(k in e for e in entries for k in keys):
         return ()
-    return spec.stats.report_columns(solo=solo)
+    return spec.evaluation.statistics.report_columns(solo=solo)
 
 
-def _columns(result: Mapping[str, Any], spec: GameSpec | None) -> tuple[Column, ...]:
+def _columns(result: Mapping[str, Any], spec: Game | None) -> tuple[Column, ...]:
     return _game_columns(result["agents"], _spec(result, spec), solo=False)
 
 
-def headers(result: Mapping[str, Any], spec: GameSpec | None = None) -> list[str]:
+def headers(result: Mapping[str, Any], spec: Game | None = None) -> list[str]:
     """The table's columns: :data:`HEADERS` plus the game's own."""
     return HEADERS + [c.header for c in _columns(result, spec)]
 
 
-def result_rows(result: Mapping[str, Any], spec: GameSpec | None = None) -> list[list[str]]:
+def result_rows(result: Mapping[str, Any], spec: Game | None = None) -> list[list[str]]:
     columns = _columns(result, spec)
     rows = []
     for a in result["agents"]:
@@ -164,9 +162,9 @@ def result_rows(result: Mapping[str, Any], spec: GameSpec | None = None) -> list
     return rows
 
 
-def _game_means(result: Mapping[str, Any], spec: GameSpec) -> str:
+def _game_means(result: Mapping[str, Any], spec: Game) -> str:
     """`` (5.2 rounds)`` for each of the game's per-game numbers the result averages."""
-    keys = [k for k in spec.stats.game_keys if f"mean_{k}" in result]
+    keys = [k for k in spec.evaluation.statistics.game_keys if f"mean_{k}" in result]
     return "".join(f" ({result[f'mean_{k}']:.1f} {k})" for k in keys)
 
 
@@ -188,9 +186,7 @@ def _head_to_head_lines(result: Mapping[str, Any]) -> list[str]:
     return lines + [f"- {s}: {r:+.0f}" for s, r in ranked]
 
 
-def markdown(
-    result: Mapping[str, Any], title: str | None = None, spec: GameSpec | None = None
-) -> str:
+def markdown(result: Mapping[str, Any], title: str | None = None, spec: Game | None = None) -> str:
     """A tournament as Markdown: settings, the table, the game's note, head to head."""
     spec = _spec(result, spec)
     lines = [f"## {title}", ""] if title else []
@@ -211,15 +207,15 @@ def markdown(
     cols = headers(result, spec)
     lines += ["", "| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     lines += ["| " + " | ".join(row) + " |" for row in result_rows(result, spec)]
-    if _columns(result, spec) and spec.stats.note:
-        lines += ["", spec.stats.note]
+    if _columns(result, spec) and spec.evaluation.statistics.note:
+        lines += ["", spec.evaluation.statistics.note]
     if "head_to_head" in result:
         lines += _head_to_head_lines(result)
     return "\n".join(lines) + "\n"
 
 
 def print_table(
-    result: Mapping[str, Any], title: str | None = None, spec: GameSpec | None = None
+    result: Mapping[str, Any], title: str | None = None, spec: Game | None = None
 ) -> None:
     from rich.table import Table
 
@@ -282,7 +278,7 @@ def plot(result: Mapping[str, Any], path: Path) -> None:
 
 
 def write_results(
-    result: Mapping[str, Any], out: Path, stem: str, spec: GameSpec | None = None
+    result: Mapping[str, Any], out: Path, stem: str, spec: Game | None = None
 ) -> list[Path]:
     """``<stem>.json``, ``<stem>.md`` and ``<stem>.png`` of a tournament in ``out``."""
     out.mkdir(parents=True, exist_ok=True)
@@ -296,18 +292,18 @@ def write_results(
 # -- training reports -----------------------------------------------------------------------------
 
 
-def _report_columns(report: Mapping[str, Any], spec: GameSpec | None) -> tuple[Column, ...]:
+def _report_columns(report: Mapping[str, Any], spec: Game | None) -> tuple[Column, ...]:
     entries = list(report["final"].values())
     return _game_columns(entries, _spec(report, spec), solo=report["players"] == 1)
 
 
-def report_headers(report: Mapping[str, Any], spec: GameSpec | None = None) -> list[str]:
+def report_headers(report: Mapping[str, Any], spec: Game | None = None) -> list[str]:
     """The final table's columns (solo: the learner and the baselines, each alone)."""
     base = SOLO_BASE_HEADERS if report["players"] == 1 else REPORT_HEADERS
     return base + [c.header for c in _report_columns(report, spec)]
 
 
-def report_rows(report: Mapping[str, Any], spec: GameSpec | None = None) -> list[list[str]]:
+def report_rows(report: Mapping[str, Any], spec: Game | None = None) -> list[list[str]]:
     """With opponents: one row per opponent, the learner's results against it."""
     columns = _report_columns(report, spec)
     even = 1.0 / report["players"]
@@ -336,7 +332,7 @@ def _solo_row(name: str, s: Mapping[str, Any], columns: tuple[Column, ...]) -> l
     ]
 
 
-def solo_rows(report: Mapping[str, Any], spec: GameSpec | None = None) -> list[list[str]]:
+def solo_rows(report: Mapping[str, Any], spec: Game | None = None) -> list[list[str]]:
     """Solo: the learner, then each baseline, on the same deals. Every final tournament plays
     the learner on the same deals, so its row is shown once (again only if it differs)."""
     columns = _report_columns(report, spec)
@@ -351,7 +347,7 @@ def solo_rows(report: Mapping[str, Any], spec: GameSpec | None = None) -> list[l
     return learner + baselines
 
 
-def table_rows(report: Mapping[str, Any], spec: GameSpec | None = None) -> list[list[str]]:
+def table_rows(report: Mapping[str, Any], spec: Game | None = None) -> list[list[str]]:
     """The final table's rows (solo: :func:`solo_rows`)."""
     return solo_rows(report, spec) if report["players"] == 1 else report_rows(report, spec)
 
@@ -383,7 +379,7 @@ def _history_lines(report: Mapping[str, Any], columns: tuple[Column, ...]) -> li
     return lines
 
 
-def report_markdown(report: Mapping[str, Any], spec: GameSpec | None = None) -> str:
+def report_markdown(report: Mapping[str, Any], spec: Game | None = None) -> str:
     """``report.md``: the run, the final table, the learning curve, the history, the final
     tournaments."""
     spec = _spec(report, spec)
@@ -429,7 +425,7 @@ def report_markdown(report: Mapping[str, Any], spec: GameSpec | None = None) -> 
     if solo:
         lines.append(
             "## Final evaluation (solo: the learner and each baseline play the same deals alone; "
-            f"solve rate = {spec.stats.solve_rate}, Wilson 95% CI)"
+            f"solve rate = {spec.evaluation.statistics.solve_rate}, Wilson 95% CI)"
         )
     else:
         lines.append(
@@ -438,7 +434,13 @@ def report_markdown(report: Mapping[str, Any], spec: GameSpec | None = None) -> 
     cols = report_headers(report, spec)
     lines += ["", "| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     lines += ["| " + " | ".join(r) + " |" for r in table_rows(report, spec)]
-    note = spec.stats.solo_note if solo else spec.stats.note if columns else ""
+    note = (
+        spec.evaluation.statistics.solo_note
+        if solo
+        else spec.evaluation.statistics.note
+        if columns
+        else ""
+    )
     if note:
         lines += ["", note]
     lines += ["", "![learning curve](learning_curve.png)", "", "## Evaluations during training", ""]
@@ -507,14 +509,14 @@ def plot_learning_curve(report: Mapping[str, Any], path: Path) -> None:
     plt.close(fig)
 
 
-def write_report(report: Mapping[str, Any], run_dir: Path, spec: GameSpec | None = None) -> None:
+def write_report(report: Mapping[str, Any], run_dir: Path, spec: Game | None = None) -> None:
     """``report.json``, ``report.md`` and ``learning_curve.png`` in ``run_dir``."""
     write_atomic(run_dir / "report.json", strict_json(report))
     write_atomic(run_dir / "report.md", report_markdown(report, spec))
     plot_learning_curve(report, run_dir / "learning_curve.png")
 
 
-def print_report(report: Mapping[str, Any], spec: GameSpec | None = None) -> None:
+def print_report(report: Mapping[str, Any], spec: Game | None = None) -> None:
     """The final table in the terminal."""
     from rich.table import Table
 

@@ -62,17 +62,18 @@ import multiprocessing as mp
 import os
 import time
 from collections.abc import Generator, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from parlour.agents.factory import check_agents_fit
 from parlour.errors import UserError
+from parlour.games.stepping import GameRecord
 from parlour.limits import MAX_ARRANGEMENTS, MAX_GAMES, MAX_WORKERS
 
 if TYPE_CHECKING:
-    from parlour.games import GameSpec
+    from parlour.games import Game
 
 Z95 = 1.959963984540054
 #: set this environment variable to play every game per game (no ``batched_tournament`` hook)
@@ -157,29 +158,12 @@ class Jobs(Sequence[tuple[int, tuple[int, ...]]]):
                 yield deal, kinds
 
 
-@dataclass
-class GameRecord:
-    """The outcome of one game."""
-
-    deal: int
-    kinds: tuple[int, ...]  # seat -> kind index
-    rewards: list[float]
-    scores: list[float | None]
-    winners: list[int]
-    length: int
-    #: per game, the final ``results()``' numbers of the game's ``stats.game_keys`` (e.g. "rounds")
-    extras: dict[str, float] = field(default_factory=dict)
-    #: per seat, the final ``results()``' numbers of the game's ``stats.seat_keys`` (empty list when
-    #: the game reports none), e.g. Awkward Guests' accusations, wrong accusations, solved
-    seat_stats: list[dict[str, float]] = field(default_factory=list)
-
-
 # -- playing (one worker) -------------------------------------------------------------------
 
 _WORKER: dict[str, Any] = {}
 
 
-def check_players(game: GameSpec, players: Any) -> None:
+def check_players(game: Game, players: Any) -> None:
     """``ValueError`` unless ``players`` is an int in the game's range."""
     ok = isinstance(players, int) and not isinstance(players, bool)
     if not ok or not game.min_players <= players <= game.max_players:
@@ -190,7 +174,7 @@ def check_players(game: GameSpec, players: Any) -> None:
 
 
 def _init_worker(
-    game: GameSpec,
+    game: Game,
     players: int,
     game_options: dict,
     specs: Sequence[str],
@@ -210,7 +194,7 @@ def _init_worker(
         for s in range(players)
     }
     check_agents_fit(agents.values(), env)
-    _WORKER.update(env=env, agents=agents, seed=seed, stats=game.stats)
+    _WORKER.update(env=env, agents=agents, seed=seed, stats=game.evaluation.statistics)
 
 
 def _init_pool_worker(*init: Any) -> None:
@@ -337,7 +321,7 @@ def rank_key(rec: GameRecord, seat: int) -> tuple[float, float]:
 
 
 def summarize(
-    records: Sequence[GameRecord], specs: Sequence[str], game: GameSpec | str, players: int
+    records: Sequence[GameRecord], specs: Sequence[str], game: Game | str, players: int
 ) -> dict[str, Any]:
     """The tournament result dictionary (the JSON written by ``parlour eval``)."""
     from parlour.games import get_game
@@ -385,7 +369,7 @@ def summarize(
                 float(seat_wins[i, s] / seat_n[i, s]) if seat_n[i, s] else None
                 for s in range(players)
             ],
-            **game_spec.stats.agent_stats(records, i),
+            **game_spec.evaluation.statistics.agent_stats(records, i),
         }
         for i, spec in enumerate(specs)
     ]
@@ -401,7 +385,7 @@ def summarize(
     extra_keys = sorted({key for r in records for key in r.extras})
     for key in extra_keys:
         result[f"mean_{key}"] = float(np.mean([r.extras.get(key, 0.0) for r in records]))
-    result.update(game_spec.stats.tournament_stats(records))
+    result.update(game_spec.evaluation.statistics.tournament_stats(records))
     if k > 2:
         h2h = np.where(pair_n > 0, pair_wins / np.maximum(pair_n, 1), np.nan)
         result["head_to_head"] = {
@@ -432,7 +416,7 @@ class Played:
 
 
 def run_tournament(
-    game: GameSpec | str,
+    game: Game | str,
     players: int,
     specs: Sequence[str],
     games: int,
@@ -446,7 +430,7 @@ def run_tournament(
 ) -> dict[str, Any]:
     """Play the tournament and return :func:`summarize`'s result (plus settings and timing).
 
-    ``game`` is a :class:`~parlour.games.GameSpec` (or a name, resolved here); the spec
+    ``game`` is a :class:`~parlour.games.Game` (or a name, resolved here); the spec
     itself goes to the worker processes, so a game registered only in this process plays too.
     ``trust`` lets pickle-bearing model files load (``--trust-model``; every worker gets it).
     """
@@ -467,7 +451,7 @@ def run_tournament(
 
 
 def play_games(
-    game: GameSpec | str,
+    game: Game | str,
     players: int,
     specs: Sequence[str],
     games: int,
@@ -538,7 +522,7 @@ def play_games(
 
 
 def _play_batched(
-    game: GameSpec,
+    game: Game,
     players: int,
     specs: list[str],
     jobs: Jobs,
@@ -547,11 +531,10 @@ def _play_batched(
     trust: bool = False,
 ) -> list[GameRecord] | None:
     """The records from the game's ``batched_tournament`` hook (None: none, or it declines)."""
-    if game.batched_tournament is None or os.environ.get(NO_BATCH_ENV):
+    if game.evaluation.batched_tournament is None or os.environ.get(NO_BATCH_ENV):
         return None
-    from parlour.games import load_object
 
-    return load_object(game.batched_tournament)(players, specs, jobs, seed, options, trust=trust)
+    return game.evaluation.batched_tournament(players, specs, jobs, seed, options, trust=trust)
 
 
 def _progress(total: int, desc: str, enabled: bool):

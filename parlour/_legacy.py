@@ -11,8 +11,8 @@ new module``:
 
 | pickled as | now in |
 |---|---|
-| ``train.features.AuditionFeatures`` | :mod:`parlour.games.audition.plugin` |
-| ``train.features.GuestsFeatures``, ``GuestsPolicy``, ``PriorHead`` | :mod:`parlour.games.guests.plugin` |
+| ``train.features.AuditionFeatures`` | :mod:`parlour.games.audition.training` |
+| ``train.features.GuestsFeatures``, ``GuestsPolicy``, ``PriorHead`` | :mod:`parlour.games.guests.policy` |
 """
 
 from __future__ import annotations
@@ -32,10 +32,10 @@ LEGACY_PACKAGES: tuple[str, ...] = ("envs", "agents", "train", "benchmarks")
 #: their features extractor (``policy_kwargs``) and policy class (``policy_class``); the game
 #: plug-ins took them out of ``train.features`` (now gone) into one module per game.
 MOVED: dict[tuple[str, str], str] = {
-    ("train.features", "AuditionFeatures"): "parlour.games.audition.plugin",
-    ("train.features", "GuestsFeatures"): "parlour.games.guests.plugin",
-    ("train.features", "GuestsPolicy"): "parlour.games.guests.plugin",
-    ("train.features", "PriorHead"): "parlour.games.guests.plugin",
+    ("train.features", "AuditionFeatures"): "parlour.games.audition.training",
+    ("train.features", "GuestsFeatures"): "parlour.games.guests.policy",
+    ("train.features", "GuestsPolicy"): "parlour.games.guests.policy",
+    ("train.features", "PriorHead"): "parlour.games.guests.policy",
 }
 
 

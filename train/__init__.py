@@ -11,9 +11,9 @@
 | :mod:`parlour.eval.tournament` | tournaments: seat rotation, paired deals, statistics |
 | :mod:`parlour.eval.report` | rendering results and training reports (Markdown, PNG, terminal) |
 | :mod:`parlour.train.single_seat`, :mod:`parlour.train.opponents` | one learner seat as a Gymnasium env, its opponent pool |
-| :mod:`parlour.games` | the game plug-ins: ``GameSpec``, the registry, one module per game |
+| :mod:`parlour.games` | the game plug-ins: ``Game``, the registry, one module per game |
 
 Training, evaluation, tournaments, reports and play know no game: each command resolves the game
-once and passes its :class:`~parlour.games.GameSpec` down; everything game-specific lives
+once and passes its :class:`~parlour.games.Game` down; everything game-specific lives
 in that game's module under :mod:`parlour.games`.
 """

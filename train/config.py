@@ -12,19 +12,19 @@ agent specs and the game options against it.
 | key | type | default | meaning |
 |---|---|---|---|
 | ``name`` | str | — | run folder ``runs/<name>/`` |
-| ``game`` | str | ``audition`` | game: a registered name or ``module:ATTR`` naming a ``GameSpec`` (:mod:`parlour.games`) |
+| ``game`` | str | ``audition`` | game: a registered name or ``module:ATTR`` naming a ``Game`` (:mod:`parlour.games`) |
 | ``players`` | int | 2 | seats |
 | ``game_options`` | mapping | ``{}`` | env constructor options (Audition: ``action_cards``, ``uncertain_counts``, ``reward_mode``), and the game's training-only options |
 | ``seed`` | int | 0 | seeds SB3/torch, the envs and the evaluations (a ``--resume`` session: a seed derived from it and the step it resumes at, ``train.session_seed``) |
 | ``total_timesteps`` | int | 200000 | learner steps |
 | ``n_envs`` | int | 2 | parallel envs |
-| ``vec_env`` | ``subproc`` / ``dummy`` / ``batched`` | ``subproc`` | ``SubprocVecEnv`` (one process per env), in-process, or the game's batched env (``n_envs`` games in one process: Audition as arrays, Awkward Guests as :mod:`parlour.train.multi_game`; ``GameSpec.batched_vec_env``, falling back to ``subproc``) |
+| ``vec_env`` | ``subproc`` / ``dummy`` / ``batched`` | ``subproc`` | ``SubprocVecEnv`` (one process per env), in-process, or the game's batched env (``n_envs`` games in one process: Audition as arrays, Awkward Guests as :mod:`parlour.train.multi_game`; ``Game.batched_vec_env``, falling back to ``subproc``) |
 | ``torch_threads`` | int | 1 | torch threads of the training process: 1 when the envs run in worker processes (more threads thrash against them); 2 pays on 2 free cores when the whole loop runs in one process (``vec_env: batched``) |
 | ``opponents.baselines`` | mapping spec → weight | ``{random: 1}`` | baseline opponents and their weights |
 | ``opponents.snapshot_every`` | int | 0 | learner steps between snapshots added to the pool (0: no self-play) |
 | ``opponents.snapshot_weight`` | float | 0.5 | probability that an opponent seat is a snapshot (once one exists) |
 | ``opponents.max_snapshots`` | int | 5 | snapshots kept (oldest dropped) |
-| ``ppo.*`` | | see :class:`PPOConfig` | MaskablePPO hyper-parameters (``learning_rate_end``: decay the learning rate linearly to this value over the run; null keeps it constant), ``net_arch`` (a list of layer sizes for both networks, or SB3's ``{pi: [...], vf: [...]}``), ``activation`` (``tanh``/``relu``), ``features`` (use the game's feature extractor, ``GameSpec.features_extractor``), ``features_extractor_kwargs`` (that extractor's options: its constructor's parameters annotated bool, int, float or str, e.g. Audition's ``count_indicators``) |
+| ``ppo.*`` | | see :class:`PPOConfig` | MaskablePPO hyper-parameters (``learning_rate_end``: decay the learning rate linearly to this value over the run; null keeps it constant), ``net_arch`` (a list of layer sizes for both networks, or SB3's ``{pi: [...], vf: [...]}``), ``activation`` (``tanh``/``relu``), ``features`` (use the game's feature extractor, ``Game.features_extractor``), ``features_extractor_kwargs`` (that extractor's options: its constructor's parameters annotated bool, int, float or str, e.g. Audition's ``count_indicators``) |
 | ``eval.every`` | int | 50000 | learner steps between evaluations against ``eval.agents`` |
 | ``eval.games`` | int | 200 | games per periodic evaluation and baseline |
 | ``eval.agents`` | list | the game's cheap baselines | periodic evaluation opponents |
@@ -63,7 +63,7 @@ from parlour.train.rllib.settings import RLlibSettings
 from parlour.train.run_folder import check_run_name
 
 if TYPE_CHECKING:
-    from parlour.games import GameSpec
+    from parlour.games import Game
 
 #: the package whose ``<name>.yaml`` data files are the shipped configs
 CONFIG_PACKAGE = "parlour.configs"
@@ -128,7 +128,7 @@ class PPOConfig:
     net_arch: list[int] | dict[str, list[int]] = field(default_factory=lambda: [256, 256])
     #: hidden activation: tanh or relu
     activation: str = "tanh"
-    #: use the game's features extractor and policy (``GameSpec.features_extractor``)
+    #: use the game's features extractor and policy (``Game.features_extractor``)
     features: bool = True
     #: options of the game's features extractor (SB3's ``features_extractor_kwargs``; saved
     #: with the model), e.g. Audition's ``{count_indicators: true}``
@@ -175,7 +175,7 @@ class TrainConfig:
 
     #: the run folder ``runs/<name>/``
     name: str
-    #: the game: a registered name or "module:ATTR" naming a GameSpec
+    #: the game: a registered name or "module:ATTR" naming a Game
     game: str = "audition"
     #: seats at the table
     players: int = 2
@@ -224,7 +224,7 @@ class TrainConfig:
         self.__dict__["_trust_model"] = bool(value)
 
     @property
-    def game_spec(self) -> GameSpec:
+    def game_spec(self) -> Game:
         """The game's plug-in spec: resolved once (by validation, or on first use)."""
         spec = self.__dict__.get("_game_spec")
         if spec is None:
@@ -325,7 +325,7 @@ def _check_extractor_kwargs(cfg: TrainConfig) -> None:
         raise ConfigError(f"{key}: only with backend: sb3, got backend: {cfg.backend}")
     if not p.features:
         raise ConfigError(f"{key}: needs ppo.features: true (the game's extractor)")
-    extractor = cfg.game_spec.extractor()
+    extractor = cfg.game_spec.training.extractor()
     if extractor is None:
         raise ConfigError(f"{key}: the game {cfg.game!r} has no features extractor")
     options = extractor_options(extractor)
@@ -436,7 +436,7 @@ def _validate(cfg: TrainConfig) -> None:
         e.workers is None or e.workers >= 1, f"eval.workers: must be >= 1 or null, got {e.workers}"
     )
     if e.agents is None:
-        e.agents = list(spec.eval_baselines)
+        e.agents = list(spec.training.eval_baselines or spec.baselines)
     if e.final_agents is None:
         e.final_agents = list(e.agents)
     need(bool(e.agents), "eval.agents: at least one agent (or leave it out: the game's baselines)")

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from parlour.games import GameSpec
+    from parlour.games import Game
     from parlour.train.config import TrainConfig
 
 #: evaluation deals are seeded apart from training episodes: deal seeds start at
@@ -63,14 +63,12 @@ def evaluate_agent(
 SUMMARY_KEYS = ("win_rate", "ci95", "games", "mean_score", "mean_reward")
 
 
-def agent_summary(a: dict[str, Any], spec: GameSpec) -> dict[str, Any]:
-    keys = SUMMARY_KEYS + spec.stats.agent_keys
+def agent_summary(a: dict[str, Any], spec: Game) -> dict[str, Any]:
+    keys = SUMMARY_KEYS + spec.evaluation.statistics.agent_keys
     return {k: a[k] for k in keys if k in a}
 
 
-def learner_summary(
-    results: dict[str, dict[str, Any]], spec: GameSpec | None = None
-) -> dict[str, Any]:
+def learner_summary(results: dict[str, dict[str, Any]], spec: Game | None = None) -> dict[str, Any]:
     """The learner's entry of each tournament (by opponent), with the game's own statistics
     (``spec``: the tournaments' game); solo also the baseline's entry on the same deals
     (``baseline``)."""
@@ -85,13 +83,13 @@ def learner_summary(
     return out
 
 
-def log_evaluation(logger: Any, summary: dict[str, Any], spec: GameSpec) -> dict[str, str]:
+def log_evaluation(logger: Any, summary: dict[str, Any], spec: Game) -> dict[str, str]:
     """Log a periodic evaluation (``eval/win_rate_vs_<opp>`` and the game's ``log_keys``);
     returns the progress bar's short win rates."""
     post = {}
     for opp, s in summary.items():
         logger.record(f"eval/win_rate_vs_{opp}", s["win_rate"])
-        for key in spec.stats.log_keys:  # the game's own numbers
+        for key in spec.evaluation.statistics.log_keys:  # the game's own numbers
             if s.get(key) is not None:
                 logger.record(f"eval/{key}_vs_{opp}", s[key])
         post[opp.split(".")[-1]] = f"{100 * s['win_rate']:.0f}%"

@@ -60,13 +60,13 @@ def build_model(cfg: TrainConfig, vec_env: Any) -> Any:
         "optimizer_kwargs": dict(ADAM_OPTIONS),
     }
     game = cfg.game_spec
-    extractor = game.extractor() if p.features else None
+    extractor = game.training.extractor() if p.features else None
     policy: Any = "MlpPolicy"
     if extractor is not None:
         policy_kwargs["features_extractor_class"] = extractor
         if p.features_extractor_kwargs:
             policy_kwargs["features_extractor_kwargs"] = dict(p.features_extractor_kwargs)
-        policy = game.policy_class()
+        policy = game.training.policy_class()
     return MaskablePPO(
         policy,
         vec_env,

@@ -14,7 +14,7 @@ the processes, the pipes and the one-observation-at-a-time policy calls:
 | episode end | ``infos[i]`` is the single-seat env's final info plus ``terminal_observation``; the game is reset at once |
 | seeding | ``seed(s)``: game ``i`` resets with seed ``s + i`` (as SB3's ``DummyVecEnv``), the case pool is seeded from ``s`` |
 
-:func:`guests_batched_vec_env` is the Awkward Guests ``GameSpec.batched_vec_env`` hook
+:func:`guests_batched_vec_env` is the Awkward Guests ``Game.batched_vec_env`` hook
 (``vec_env: batched`` in a config): ``n_envs`` games, wrapped in SB3's ``VecMonitor``.
 """
 
@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
-from parlour.games import GameSpec, get_game
+from parlour.games import Game, get_game
 from parlour.games.audition.batched_agents import policy_logits
 from parlour.train.opponents import OpponentPool
 from parlour.train.single_seat import SingleSeatEnv
@@ -42,7 +42,7 @@ class MultiGameVecEnv(VecEnv):
 
     def __init__(
         self,
-        game: GameSpec | str,
+        game: Game | str,
         num_envs: int,
         players: int = 2,
         game_options: Mapping[str, Any] | None = None,
@@ -174,7 +174,7 @@ class MultiGameVecEnv(VecEnv):
     def _start_cases(self, seed: int) -> None:
         """One case pool for every game (the game's ``reset_source`` settings), seeded by
         ``seed``; ``None`` where the game prepares nothing (fixed cases, other games)."""
-        if self.game_spec.reset_source is None or not self._case_process:
+        if self.game_spec.training.reset_source is None or not self._case_process:
             return
         from parlour.games.guests.case_pool import CasePool
 
@@ -235,7 +235,7 @@ def _decide(aecs: list[Any], requests: list[tuple[str, Any]]) -> list[int]:
 
 
 def guests_batched_vec_env(cfg: Any) -> VecEnv:
-    """The Awkward Guests ``GameSpec.batched_vec_env`` hook: ``cfg.n_envs`` games in one
+    """The Awkward Guests ``Game.batched_vec_env`` hook: ``cfg.n_envs`` games in one
     process (:class:`MultiGameVecEnv`), wrapped in SB3's ``VecMonitor``."""
     from stable_baselines3.common.vec_env import VecMonitor
 

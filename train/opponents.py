@@ -22,7 +22,7 @@ import numpy as np
 
 from parlour.agents.base import Agent
 from parlour.agents.factory import make_agent
-from parlour.games import GameSpec, get_game
+from parlour.games import Game, get_game
 
 
 class OpponentPool:
@@ -30,7 +30,7 @@ class OpponentPool:
 
     def __init__(
         self,
-        game: GameSpec | str,
+        game: Game | str,
         baselines: Mapping[str, float] | None = None,
         snapshot_weight: float = 0.0,
         max_snapshots: int = 5,

@@ -8,7 +8,7 @@ parlour train configs/audition_2p.yaml --resume   # continue from runs/<name>/ch
 
 ``CONFIG`` is a YAML file, or the name of a config shipped with parlour (the ``parlour.configs``
 package data, :func:`parlour.train.config.resolve_config_path`). The game it names is resolved
-once, when the config is validated, and its :class:`~parlour.games.GameSpec` is passed
+once, when the config is validated, and its :class:`~parlour.games.Game` is passed
 down: to the training envs (also in worker processes), the model, the evaluations and the
 report.
 
@@ -17,7 +17,7 @@ What a run does (config keys in :mod:`parlour.train.config`):
 1. ``n_envs`` copies of :class:`~parlour.train.single_seat.SingleSeatEnv` (learner seat random per
    episode, opponents from the :class:`~parlour.train.opponents.OpponentPool`) in a ``SubprocVecEnv``
    (``vec_env: dummy`` runs them in-process), each wrapped in SB3's ``Monitor``; with
-   ``vec_env: batched`` the game's batched env (``GameSpec.batched_vec_env``: Audition's
+   ``vec_env: batched`` the game's batched env (``Game.batched_vec_env``: Audition's
    :mod:`parlour.games.audition.selfplay`, Awkward Guests' :mod:`parlour.train.multi_game`,
    ``n_envs`` games in one process) when it supports the
    config, else the ``SubprocVecEnv``.
@@ -38,7 +38,7 @@ What a run does (config keys in :mod:`parlour.train.config`):
    the result table printed.
 
 The learner's summaries (``report.json`` ``final`` and ``history``) add the game's own
-statistics (``GameSpec.stats.agent_keys``; Awkward Guests: ``solved``, ``mean_rounds``,
+statistics (``Game.stats.agent_keys``; Awkward Guests: ``solved``, ``mean_rounds``,
 ``wrong_accusations``, ``accusations``), the periodic evaluations log its ``log_keys``, and the
 final table shows its columns. Solo (``players: 1``) there are no opponents: the learner and
 each baseline play the same deals alone (:func:`parlour.train.evaluation.evaluate_agent`), so the report gives the solve
@@ -115,7 +115,7 @@ from parlour.train.run_folder import (
 from parlour.train.run_report import interrupted_report, run_report
 
 if TYPE_CHECKING:
-    from parlour.games import GameSpec
+    from parlour.games import Game
 
 #: the shortest training time a steps/s figure divides by (a run of no steps takes ~0 s)
 MIN_DURATION_S = 1e-9
@@ -187,7 +187,7 @@ def run(args: argparse.Namespace) -> int:
 # -- environment construction ----------------------------------------------------------------
 
 
-def _make_env(spec: GameSpec, cfg_dict: dict[str, Any], trust: bool = False) -> Any:
+def _make_env(spec: Game, cfg_dict: dict[str, Any], trust: bool = False) -> Any:
     """One training env (called in the vec env's worker; ``spec`` is pickled there)."""
     from stable_baselines3.common.monitor import Monitor
 
@@ -216,7 +216,7 @@ def make_vec_env(cfg: TrainConfig) -> Any:
 
     from parlour.games import load_object
 
-    hook = cfg.game_spec.batched_vec_env
+    hook = cfg.game_spec.training.batched_vec_env
     if cfg.vec_env == "batched" and hook is not None:  # (None from the hook: per-game envs)
         vec_env = load_object(hook)(cfg)
         if vec_env is not None:

@@ -10,10 +10,11 @@
 | :mod:`~parlour.apps.web.replay` | the replay document (seed, configuration, actions), loading, stepping, ``parlour eval --save-replays`` |
 | ``static/`` | the page: ``index.html``, ``app.js`` (generic), ``games/<game>.js`` (each game's table), ``style.css`` |
 
-What is game-specific comes from the game's UI (``GameSpec.play_ui``, a
-:class:`parlour.apps.play.PlayUI`): ``web_options`` (its new-game fields), ``web_view`` (its
-seat's JSON, built from ``env.player_view(agent)``), ``web_target`` (which page element a move
-is clicked on) and ``web_reveal`` (what the end of the game shows). The page draws a game with
+What is game-specific comes from the game's web part (``Game.web``, a
+:class:`parlour.games.ui.WebUI`): ``options`` (its new-game fields), ``view`` (its seat's JSON,
+built from ``env.player_view(agent)``), ``target`` (which page element a move is clicked on) and
+``reveal`` (what the end of the game shows); move names and what other seats did come from its
+terminal part (``Game.terminal``). The page draws a game with
 ``static/games/<name>.js`` when it has one, else as its JSON view with its moves as buttons.
 Needs the ``web`` extra (``pip install parlour[web]``). See ``docs/web.md``.
 """

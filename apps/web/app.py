@@ -14,7 +14,7 @@
 | ``GET /api/replays/{id}/frame`` | ``?step=K&view=omniscient|player_N`` | the state after ``K`` actions as that view sees it (omniscient: 403 unless the replay's game ends) |
 
 A state (:func:`parlour.apps.web.views.seat_state`) holds ``seat``, ``agent``, ``agents``,
-``to_move``, ``over``, ``view`` (the game's :meth:`~parlour.apps.play.PlayUI.web_view`),
+``to_move``, ``over``, ``view`` (the game's :meth:`WebUI.view <parlour.games.ui.WebUI.view>`),
 ``moves`` (``action``, ``name``, ``target``), ``version`` and, at the end, ``final``. Errors are
 ``{"error": message}`` and never change a game:
 

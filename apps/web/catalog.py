@@ -9,7 +9,7 @@ options itself, so no file path and no free-form spec or option from HTTP reache
 | every scripted agent of the game (``random``, ``audition.expert``, plug-in agents...) | its name | the name, with the agent's default options (bounded cost) |
 | a model shipped with parlour for this game, at its own player count only | ``ppo:NAME``, ``audition.search:model=NAME`` | the same spec |
 | model ``K`` (1, 2, ...) given by the operator (``parlour serve --model PATH``, ``runs/*/model.safetensors``) | ``ppo:#K``, ``audition.search:model=#K`` | ``ppo:PATH``, ``audition.search:model=PATH`` (loaded untrusted: ``make_agent``'s default) |
-| a game option | its ``web_options`` name | one of its ``choices`` (``"bool"``: true or false) |
+| a game option | its ``Game.web.options()`` name | one of its ``choices`` (``"bool"``: true or false) |
 
 An opponent that is not offered at the table (game and player count) is refused with one and
 the same message, whatever it names (:meth:`Catalog.resolve_opponents`), so the server tells
@@ -81,9 +81,9 @@ class Catalog:
 
         games = []
         for spec in all_games():
-            if spec.play_ui is None:
+            if spec.terminal is None or spec.web is None:
                 continue
-            ui = spec.play_ui()
+            ui = spec.terminal
             operator = self.operator_agents(spec)
             games.append(
                 {
@@ -92,7 +92,7 @@ class Catalog:
                     "max_players": spec.max_players,
                     "default_players": ui.default_players,
                     "default_opponent": ui.default_opponent,
-                    "options": ui.web_options(),
+                    "options": spec.web.options(),
                     "agents": known_agents(spec) + list(operator),
                     "labels": {key: label for key, (_, label) in operator.items()},
                     "shipped": shipped_for_page(spec),
@@ -129,7 +129,7 @@ class Catalog:
 
     @staticmethod
     def check_options(spec: Any, options: Any) -> dict[str, Any]:
-        """``options`` if each is one of the game's ``web_options`` with an offered value."""
+        """``options`` if each is one of the game's ``Game.web.options()`` with an offered value."""
         return _check_choices(spec, options, _web_choices(spec), "options")
 
     @staticmethod
@@ -150,7 +150,7 @@ class Catalog:
 
 def _web_choices(spec: Any) -> dict[str, list[Any]]:
     choices: dict[str, list[Any]] = {}
-    for o in spec.play_ui().web_options():
+    for o in spec.web.options():
         choices[o["name"]] = [False, True] if o["choices"] == "bool" else list(o["choices"])
     return choices
 

@@ -117,9 +117,9 @@ class Replay:
             self.spec = get_game(doc["game"]) if ":" not in doc["game"] else None
         except (ValueError, TypeError) as exc:
             raise WebError(f"replay: {exc}") from None
-        if self.spec is None or self.spec.play_ui is None:
+        if self.spec is None or self.spec.terminal is None or self.spec.web is None:
             raise WebError(f"replay: game must be a registered game, got {doc['game']!r}")
-        self.ui = self.spec.play_ui()
+        self.ui = self.spec.terminal
         if options_check is not None:
             options_check(self.spec, doc.get("options", {}))
         try:
@@ -182,9 +182,9 @@ class Replay:
                 status=403,
             )
         if view == OMNISCIENT:
-            state = omniscient_state(self.ui, env)
+            state = omniscient_state(self.spec, env)
         elif view in env.possible_agents:
-            state = seat_state(self.ui, env, view, hints=True)
+            state = seat_state(self.spec, env, view, hints=True)
             state["moves"] = []  # a replay is watched, not played
         else:
             raise WebError(

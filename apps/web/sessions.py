@@ -108,9 +108,9 @@ def parse_settings(body: Any, catalog: Catalog | None = None) -> GameSettings:
         spec = get_game(name) if isinstance(name, str) and ":" not in name else None
     except ValueError as exc:
         raise WebError(str(exc)) from None
-    if spec is None or spec.play_ui is None:
+    if spec is None or spec.terminal is None or spec.web is None:
         raise WebError(f"game must be the name of a registered game, got {name!r}")
-    ui = spec.play_ui()
+    ui = spec.terminal
     players, seat = _int(body, "players", None), _int(body, "seat", None)
     if players is None:  # (absent or null: the default)
         players = ui.default_players
@@ -167,7 +167,7 @@ class GameSession:
 
         self.settings = settings
         self.spec = get_game(settings.game)
-        self.ui = self.spec.play_ui()
+        self.ui = self.spec.terminal
         try:  # seated shipped models bring the options they were trained with (e.g. observation)
             settings.options = seat_options(settings.opponents, settings.options)
             self.env = make_raw_env(self.spec, settings.players, **settings.options)
@@ -198,7 +198,7 @@ class GameSession:
         return len(self.actions)
 
     def state(self) -> dict[str, Any]:
-        state = seat_state(self.ui, self.env, self.human, hints=self.settings.hints)
+        state = seat_state(self.spec, self.env, self.human, hints=self.settings.hints)
         state["version"] = self.version
         return state
 

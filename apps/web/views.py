@@ -1,9 +1,9 @@
 """JSON of what a seat may see, for :mod:`parlour.apps.web` (the ``parlour serve`` page).
 
 Everything a seat is sent comes from :func:`seat_state`: the game's
-:meth:`~parlour.apps.play.PlayUI.web_view` (built from ``env.player_view(agent)`` only), the
+:meth:`WebUI.view <parlour.games.ui.WebUI.view>` (built from ``env.player_view(agent)`` only), the
 seat's legal moves (the env's own legal actions, named by the game's UI) and, once the game is
-over, :meth:`~parlour.apps.play.PlayUI.web_reveal`. :func:`omniscient_state` (every seat's view
+over, :meth:`WebUI.reveal <parlour.games.ui.WebUI.reveal>`. :func:`omniscient_state` (every seat's view
 and the hidden truth) is only for replays whose game ends (:mod:`parlour.apps.web.replay`
 refuses it for the others).
 """
@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 if TYPE_CHECKING:
-    from parlour.apps.play import PlayUI
+    from parlour.games import Game
 
 
 def to_json(x: Any) -> Any:
@@ -50,22 +50,22 @@ def to_move(env: Any) -> str | None:
     return None if is_over(env) else env.agent_selection
 
 
-def legal_moves(ui: PlayUI, env: Any, agent: str) -> list[dict[str, Any]]:
+def legal_moves(game: Game, env: Any, agent: str) -> list[dict[str, Any]]:
     """The seat's legal moves (empty unless it decides now), each with the page element it is
     clicked on (``target``; None: a button)."""
     if to_move(env) != agent or env.terminations[agent] or env.truncations[agent]:
         return []
     mask = np.asarray(env.observe(agent)["action_mask"], dtype=bool)
-    moves = ui.moves(env, agent)
+    moves = game.terminal.moves(env, agent)
     if sorted(m.action for m in moves) != [int(a) for a in np.flatnonzero(mask)]:
         raise RuntimeError("the UI's moves differ from the env's legal-action mask")
     return [
-        {"action": int(m.action), "name": m.name, "target": ui.web_target(env, agent, m.action)}
+        {"action": int(m.action), "name": m.name, "target": game.web.target(env, agent, m.action)}
         for m in moves
     ]
 
 
-def seat_state(ui: PlayUI, env: Any, agent: str, hints: bool = False) -> dict[str, Any]:
+def seat_state(game: Game, env: Any, agent: str, hints: bool = False) -> dict[str, Any]:
     """What ``agent``'s seat sees now (nothing any other seat alone may know)."""
     over = is_over(env)
     state: dict[str, Any] = {
@@ -74,15 +74,15 @@ def seat_state(ui: PlayUI, env: Any, agent: str, hints: bool = False) -> dict[st
         "agents": list(env.possible_agents),
         "to_move": to_move(env),
         "over": over,
-        "view": to_json(ui.web_view(env, agent, hints=hints)),
-        "moves": legal_moves(ui, env, agent),
+        "view": to_json(game.web.view(env, agent, hints=hints)),
+        "moves": legal_moves(game, env, agent),
     }
     if over:
-        state["final"] = to_json(ui.web_reveal(env, env.unwrapped.results()))
+        state["final"] = to_json(game.web.reveal(env, env.unwrapped.results()))
     return state
 
 
-def omniscient_state(ui: PlayUI, env: Any) -> dict[str, Any]:
+def omniscient_state(game: Game, env: Any) -> dict[str, Any]:
     """Every seat's view and the hidden truth (replays of finished games only)."""
     over = is_over(env)
     return {
@@ -91,7 +91,7 @@ def omniscient_state(ui: PlayUI, env: Any) -> dict[str, Any]:
         "agents": list(env.possible_agents),
         "to_move": to_move(env),
         "over": over,
-        "seats": {a: to_json(ui.web_view(env, a, hints=True)) for a in env.possible_agents},
+        "seats": {a: to_json(game.web.view(env, a, hints=True)) for a in env.possible_agents},
         "moves": [],
-        "final": to_json(ui.web_reveal(env, env.unwrapped.results() if over else None)),
+        "final": to_json(game.web.reveal(env, env.unwrapped.results() if over else None)),
     }

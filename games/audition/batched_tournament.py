@@ -1,9 +1,9 @@
-"""Tournament games of Audition played in batch (the ``GameSpec.batched_tournament`` hook).
+"""Tournament games of Audition played in batch (the ``Game.batched_tournament`` hook).
 
 :func:`play_batched` plays the jobs of :func:`parlour.eval.tournament.run_tournament` — deal
 ``d`` dealt as ``reset(seed=seed + d)``, a seat → agent-kind arrangement — all at once on the
 batched engine (:mod:`parlour.envs.audition.batched`), and returns the same
-:class:`~parlour.eval.tournament.GameRecord` list as the per-game path, decision for decision:
+:class:`~parlour.games.stepping.GameRecord` list as the per-game path, decision for decision:
 
 | agent spec | decided how | equal to the per-game agent because |
 |---|---|---|
@@ -87,7 +87,7 @@ def _play_chunk(
     seed: int,
     game_options: dict[str, Any],
 ) -> list[Any]:
-    from parlour.eval.tournament import GameRecord
+    from parlour.games.stepping import GameRecord
 
     N = len(jobs)
     eng = BatchedAudition(N, players, auto_reset=False, **game_options)

@@ -1,244 +1,96 @@
-"""The Audition plug-in: everything about Audition outside ``parlour.envs.audition``.
+"""The Audition plug-in: :data:`GAME`, everything about Audition outside ``parlour.envs.audition``.
 
-| part | here |
+| part | where |
 |---|---|
-| spec | :data:`SPEC` (``audition``, 2–6 players, baselines ``random``, ``audition.greedy``, ``audition.expert``) |
-| PPO features | ``AuditionFeatures`` (torch: built on first use, see :func:`parlour.games.lazy_classes`) |
-| ``parlour play audition`` | :class:`AuditionUI` |
-| statistics | none beyond wins, scores and rewards |
+| the game | :data:`GAME` (``audition``, 2–6 players; the ``parlour.games`` entry point ``audition``) |
+| agents | ``audition.greedy`` (:mod:`~parlour.games.audition.greedy`), ``audition.expert`` (:mod:`~parlour.games.audition.expert`, option ``sims=N``), ``audition.search`` (:mod:`~parlour.games.audition.search`, options ``model=PATH`` (required), ``sims=N``, ``rollout=policy|greedy``, ``top=K``, ``depth=D``, ``sample=0|1``); vectorized players for the batched engine (:mod:`~parlour.games.audition.batched_agents`, :mod:`~parlour.games.audition.rollouts`) |
+| baselines | ``random``, ``audition.greedy``, ``audition.expert`` (periodic evaluation in training: the first two) |
+| training | ``AuditionFeatures`` (:mod:`~parlour.games.audition.training`, torch); batched self-play (:mod:`~parlour.games.audition.selfplay`) |
+| evaluation | batched tournaments (:mod:`~parlour.games.audition.batched_tournament`); no statistics beyond wins, scores and rewards |
+| ``parlour play audition`` / ``parlour serve`` | :class:`~parlour.games.audition.ui.AuditionTerminal` / :class:`~parlour.games.audition.ui.AuditionWeb` |
 
 Training-only option: ``reward_mode`` (the env's reward: ``win`` zero-sum / ``score``), dropped
 for evaluation.
-
-PPO features
-------------
-
-Only soloists (exactly 1) and quartets (exactly 4) score in Audition, so "how many points would
-this slot give me / my neighbour" is a sharply non-linear function of the observation that a
-small MLP learns slowly. ``AuditionFeatures`` (an SB3 ``BaseFeaturesExtractor``, named with its
-options in the model file) computes it from the observation vector itself — nothing beyond what
-the player observes — and appends it to the raw vector:
-
-| features | size | content (points / 5) |
-|---|---|---|
-| raw observation | ``D`` | unchanged |
-| take gains | 6 × 6 | per player (egocentric) × slot: points change if that player took the slot now |
-| place gains | 6 × 6 | the same with the observer's drawn card added to the slot (zeros when not placing) |
-| choose deltas | 2 × 13 | per number: the observer's points change when losing one; the left neighbour's when receiving one |
-| count indicators (``count_indicators=True`` only) | 6 × 13 × 5 | per player (egocentric) × number: 1 if the collection holds exactly 1, 2, 3, 4 / 5 or more cards of it (0 or 1, not divided) |
-
-The count indicators are an option of the extractor
-(``ppo.features_extractor_kwargs: {count_indicators: true}`` in a training config; saved with
-the model, off by default so that models trained without them load unchanged): the raw vector
-holds each count as ``count / 13``, from which "exactly 1" and "exactly 4" are bumps an MLP has
-to carve out per number and player. As indicators they are inputs the first layer reads
-directly; ``configs/audition_2p.yaml`` (``make run``) uses them (measured in
-``docs/fast_training.md``, "Sixth round").
-
-Empty seats and slots of smaller tables are zero (the gains are computed only over the seats and
-slots some observation of the batch has: at 2 players 2 × 2 of the padded 6 × 6). The extractor
-reads the observation through its named views
-(:class:`parlour.envs.audition.observation.ObservationView`: pieces and the fields of a slot /
-player row, no offsets); a test checks these gains against the engine.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from parlour.apps.play import Move, PlayUI
-from parlour.envs.audition import observation as O
+from parlour.agents.base import Agent
+from parlour.agents.factory import int_option
 from parlour.envs.audition import rules as R
-from parlour.games import GameSpec, lazy_classes, register_game
-
-#: the feature values are points divided by this (a quartet's points)
-POINTS_SCALE = float(R.QUARTET_POINTS)
-
-
-#: ``count_indicators``: per player and number, 1 when the collection's count lies in
-#: ``[low, high]`` (``high`` None: no upper end) — exactly 1 (a soloist), 2, 3, exactly 4 (a
-#: quartet), 5 or more (scores nothing for the rest of the game)
-COUNT_INDICATORS: tuple[tuple[int, int | None], ...] = (
-    (1, 1),
-    (2, 2),
-    (3, 3),
-    (R.QUARTET_SIZE, R.QUARTET_SIZE),
-    (R.QUARTET_SIZE + 1, None),
-)
+from parlour.envs.audition.env import raw_env
+from parlour.envs.audition.hidden import redeal
+from parlour.games import Game
+from parlour.games.audition import expert, greedy, search
+from parlour.games.audition.batched_tournament import play_batched
+from parlour.games.audition.ui import AuditionTerminal, AuditionWeb
+from parlour.games.parts import Evaluation, Training
+from parlour.limits import MAX_SEARCH_DEPTH, MAX_SEARCH_TOP, MAX_SIMS
 
 
-def _points(counts: Any) -> Any:
-    """Points per number of integer-valued counts (a torch tensor): soloists and quartets."""
-    return (
-        R.SOLOIST_POINTS * (counts == 1).float()
-        + R.QUARTET_POINTS * (counts == R.QUARTET_SIZE).float()
+def greedy_agent(spec: str, seed: int | None) -> Agent:
+    """``audition.greedy``: one-ply greedy."""
+    return greedy.GreedyAgent(spec, seed)
+
+
+def expert_agent(spec: str, seed: int | None, sims: str | None = None) -> Agent:
+    """``audition.expert[:sims=N]``: determinized Monte Carlo search."""
+    return expert.ExpertAgent(
+        spec, seed, sims=int_option("sims", sims, expert.DEFAULT_SIMS, MAX_SIMS)
     )
 
 
-def _rows_used(present: Any) -> int:
-    """1 + the last row (seat or slot) present in any observation of a ``(batch, rows)`` 0/1
-    tensor; 0 for none."""
-    if present.shape[0] == 0:
-        return 0
-    rows = present.amax(0).nonzero()
-    return int(rows[-1, 0]) + 1 if rows.numel() else 0
+def search_agent(
+    spec: str,
+    seed: int | None,
+    trust: bool = False,
+    model: str | None = None,
+    sims: str | None = None,
+    rollout: str | None = None,
+    top: str | None = None,
+    depth: str | None = None,
+    sample: str | None = None,
+) -> Agent:
+    """``audition.search:model=PATH[,sims=N,rollout=policy|greedy,top=K,depth=D,sample=0|1]``:
+    determinized search with rollouts by a trained policy."""
+    return search.SearchAgent(
+        spec,
+        seed,
+        model=model,
+        trust=trust,
+        sims=int_option("sims", sims, search.DEFAULT_SIMS, MAX_SIMS),
+        rollout=rollout if rollout is not None else "policy",
+        top=int_option("top", top, 0, MAX_SEARCH_TOP),
+        depth=int_option("depth", depth, search.DEFAULT_DEPTH, MAX_SEARCH_DEPTH),
+        sample=int_option("sample", sample, 0),
+    )
 
 
-def _audition_features() -> type:
-    import gymnasium as gym
-    import torch
-    from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
-
-    pieces = O.pieces()
-    seats, slots = pieces["players"].shape[0], pieces["slots"].shape[0]
-    numbers = pieces["drawn_card"].shape[0]
-
-    class AuditionFeatures(BaseFeaturesExtractor):
-        """Raw observation + take / place / choose score arithmetic (see the module docstring)."""
-
-        def __init__(
-            self, observation_space: gym.spaces.Box, count_indicators: bool = False
-        ) -> None:
-            size = O.layout_size(O.make_layout())
-            if observation_space.shape[0] < size:
-                raise ValueError(
-                    f"AuditionFeatures: observation of {observation_space.shape[0]} < {size}"
-                )
-            if not isinstance(count_indicators, bool):
-                raise ValueError(
-                    f"AuditionFeatures: count_indicators must be true or false, "
-                    f"got {count_indicators!r}"
-                )
-            extra = 2 * seats * slots + 2 * numbers
-            if count_indicators:
-                extra += seats * numbers * len(COUNT_INDICATORS)
-            super().__init__(observation_space, observation_space.shape[0] + extra)
-            self.count_indicators = count_indicators
-
-        def forward(self, obs: torch.Tensor) -> torch.Tensor:
-            b = obs.shape[0]
-            view = O.ObservationView(obs)
-            seat_present = view.field("players", "present")  # (b, seats)
-            slot_present = view.field("slots", "present")  # (b, slots)
-            # take / place gains only over the rows some observation of the batch has (a 2p
-            # batch: 2 of 6 seats, 2 of 6 slots); the rest stay +0.0 (the padded computation's
-            # gain times an absent row's 0 gave ±0.0 there)
-            ns, nl = _rows_used(seat_present), _rows_used(slot_present)
-            slot_counts = view.counts("slots", "musicians")[:, :nl]  # (b, nl, numbers)
-            coll = view.counts("players", "collection")  # (b, seats, numbers)
-            drawn = view["drawn_card"].round()  # (b, numbers) one-hot or zeros
-            held = coll[:, :ns]
-            base = _points(held).sum(-1)[:, :, None]  # (b, ns, 1)
-            present = seat_present[:, :ns, None] * slot_present[:, None, :nl]  # (b, ns, nl)
-            take = obs.new_zeros(b, seats, slots)
-            place = obs.new_zeros(b, seats, slots)
-            gain = _points(held[:, :, None, :] + slot_counts[:, None, :, :]).sum(-1)
-            take[:, :ns, :nl] = (gain - base) * present
-            placed = slot_counts + drawn[:, None, :]
-            gain = _points(held[:, :, None, :] + placed[:, None, :, :]).sum(-1)
-            place[:, :ns, :nl] = (gain - base) * present * drawn.sum(-1)[:, None, None]
-            me, left = coll[:, 0, :], coll[:, 1, :]
-            lose = (_points(me - 1) - _points(me)) * (me > 0).float()
-            give = _points(left + 1) - _points(left)
-            feats = torch.cat(
-                [take.reshape(b, seats * slots), place.reshape(b, seats * slots), lose, give], 1
-            )
-            if not self.count_indicators:
-                return torch.cat([obs, feats / POINTS_SCALE], dim=1)
-            indicators = obs.new_zeros(b, seats, numbers, len(COUNT_INDICATORS))
-            for k, (low, high) in enumerate(COUNT_INDICATORS):
-                inside = held >= low if high is None else (held >= low) & (held <= high)
-                indicators[:, :ns, :, k] = inside.float()
-            return torch.cat([obs, feats / POINTS_SCALE, indicators.reshape(b, -1)], dim=1)
-
-    return AuditionFeatures
-
-
-__getattr__ = lazy_classes(__name__, {"AuditionFeatures": _audition_features})
-
-
-# -- parlour play ---------------------------------------------------------------------------------
-
-
-class AuditionUI(PlayUI):
-    """What ``parlour play audition`` shows: move names, the drawn card, the final scores."""
-
-    default_players = 2
-    default_opponent = "audition.greedy"
-
-    def moves(self, env: Any, agent: str) -> list[Move]:
-        from parlour.envs.audition.moves import describe
-
-        view = env.player_view(agent)
-        return [Move(a, describe(view, a)) for a in view.legal_actions]
-
-    def private(self, env: Any, agent: str) -> str:
-        from parlour.envs.audition.moves import cards_text
-
-        view = env.player_view(agent)
-        mine = f"You are {agent}. Your collection: {cards_text(view.my_collection)}"
-        if view.drawn:
-            mine += f"\nYou drew a {view.drawn}."
-        return mine
-
-    def describe_other(self, before: Any, after: Any, seat: int, action: int) -> str | None:
-        from parlour.envs.audition.moves import describe_public
-
-        return describe_public(before, after, seat, action)
-
-    def final(self, env: Any, results: dict[str, Any]) -> str:
-        scores = ", ".join(f"{a}: {p}" for a, p in results["scores"].items())
-        return f"Scores: {scores}\nWinner(s): {', '.join(results['winners'])}"
-
-    def web_options(self) -> list[dict[str, Any]]:
-        return [
-            {
-                "name": "action_cards",
-                "label": "action cards (variant 1)",
-                "choices": list(range(R.MAX_PLAYERS + 1)),
-                "default": 0,
-            },
-            {"name": "uncertain_counts", "label": "uncertain counts", "choices": "bool"},
-        ]
-
-    def web_target(self, env: Any, agent: str, action: int) -> str | None:
-        """Slots are clicked to take them or place the drawn card; numbers of the collection
-        to give or discard one; drawing and passing are buttons."""
-        if R.TAKE_0 <= action < R.DRAW:
-            return f"slot:{action - R.TAKE_0}"
-        if R.PLACE_0 <= action < R.PASS:
-            return f"slot:{action - R.PLACE_0}"
-        if action > R.PASS:
-            return f"number:{action - R.CHOOSE_0}"
-        return None
-
-    def web_reveal(self, env: Any, results: dict[str, Any] | None) -> dict[str, Any]:
-        if results is None:  # a replay's omniscient view while the game runs
-            game = env.unwrapped.game
-            return {"deck_top_first": [int(c) for c in reversed(game.deck)]}
-        return {"scores": results["scores"], "winners": results["winners"]}
-
-
-SPEC = register_game(
-    GameSpec(
-        name="audition",
-        env_factory="parlour.envs.audition.env:raw_env",
-        min_players=R.MIN_PLAYERS,
-        max_players=R.MAX_PLAYERS,
-        players_option="num_players",
-        baselines=("random", "audition.greedy", "audition.expert"),
+GAME = Game(
+    name="audition",
+    make_env=raw_env,
+    min_players=R.MIN_PLAYERS,
+    max_players=R.MAX_PLAYERS,
+    baselines=("random", "audition.greedy", "audition.expert"),
+    agents={
+        "audition.greedy": greedy_agent,
+        "audition.expert": expert_agent,
+        "audition.search": search_agent,
+    },
+    configurations=(
+        *((n, {}) for n in range(R.MIN_PLAYERS, R.MAX_PLAYERS + 1)),
+        (2, {"action_cards": 2, "uncertain_counts": True}),
+        (4, {"action_cards": 3}),
+        (6, {"uncertain_counts": True}),
+    ),
+    hidden_redeal=redeal,
+    training=Training(
         eval_baselines=("random", "audition.greedy"),
-        training_options=("reward_mode",),
-        features_extractor=f"{__name__}:AuditionFeatures",
-        configurations=(
-            *((n, {}) for n in range(R.MIN_PLAYERS, R.MAX_PLAYERS + 1)),
-            (2, {"action_cards": 2, "uncertain_counts": True}),
-            (4, {"action_cards": 3}),
-            (6, {"uncertain_counts": True}),
-        ),
-        hidden_redeal="parlour.envs.audition.hidden:redeal",
-        play_ui=AuditionUI,
+        options=("reward_mode",),
+        features_extractor="parlour.games.audition.training:AuditionFeatures",
         batched_vec_env="parlour.games.audition.selfplay:make_batched_vec_env",
-        batched_tournament="parlour.games.audition.batched_tournament:play_batched",
-    )
+    ),
+    evaluation=Evaluation(batched_tournament=play_batched),
+    terminal=AuditionTerminal(),
+    web=AuditionWeb(),
 )

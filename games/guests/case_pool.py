@@ -176,7 +176,7 @@ class CasePool:
 
 
 def guests_reset_source(env_options: dict[str, Any], seed: int) -> Any:
-    """The Awkward Guests ``GameSpec.reset_source``: ``{"case": next prefetched case}`` per
+    """The Awkward Guests ``Game.reset_source``: ``{"case": next prefetched case}`` per
     reset, from a background :class:`CasePool` seeded with ``seed`` (``None`` unless the env
     generates its cases: a fixed pool of classic or file cases needs no generation)."""
     if env_options.get("cases", "generated") != "generated":

@@ -2,11 +2,14 @@
 
 | part | here |
 |---|---|
-| spec | :data:`SPEC` (``guests``, 1–8 players, baselines ``random``, ``guests.deducer``) |
+| the game | :data:`GAME` (``guests``, 1–8 players; the ``parlour.games`` entry point ``guests``) |
+| agents | ``guests.deducer[:p=P]`` (:mod:`~parlour.games.guests.deducer`) |
+| baselines | ``random``, ``guests.deducer`` |
 | reward shaping | :class:`GuestsShaping` (training only; the wrapper options below) |
-| PPO features and policy | ``GuestsFeatures``, ``PriorHead``, ``GuestsPolicy`` (:mod:`parlour.games.guests.policy`; torch: built on first use, see :func:`parlour.games.lazy_classes`) |
+| PPO features and policy | ``GuestsFeatures``, ``PriorHead``, ``GuestsPolicy`` (:mod:`parlour.games.guests.policy`, torch: loaded by training only) |
+| training resets | prefetched cases (:mod:`parlour.games.guests.case_pool`) |
 | statistics | :class:`GuestsStatistics`: solved, rounds to solve, wrong accusations, in tournaments, training logs and reports |
-| ``parlour play guests`` | :class:`GuestsUI` (``--level``; the ``notebook`` and ``undo`` commands) |
+| ``parlour play guests`` | :class:`GuestsTerminal` (``--level``; the ``notebook`` and ``undo`` commands) |
 | ``parlour serve`` | :class:`~parlour.games.guests.web.GuestsWeb` (the page's map, hand, notebook, solution) |
 
 Training-only options
@@ -43,28 +46,31 @@ from __future__ import annotations
 import argparse
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-from parlour.apps.play import Move, PlayUI
+from parlour.agents.base import Agent
+from parlour.agents.factory import float_option
 from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests import game as G
-from parlour.envs.awkward_guests.solution_blocks import next_part_choices
-from parlour.games import Column, GameSpec, Statistics, lazy_classes, register_game
-from parlour.games.guests.policy import (  # noqa: F401 (constants re-exported: their old home)
-    FEATURES_HIDDEN,
-    N_SOLUTION_FLAGS,
-    PRIOR_SCALE,
-    allowed_gate,
-    build_features,
-    build_policy,
-    build_prior_head,
+from parlour.envs.awkward_guests.env import raw_env
+from parlour.envs.awkward_guests.hidden import redeal
+from parlour.envs.awkward_guests.moves import (
+    card_line,
+    describe,
+    describe_public,
+    notebook_sheet,
+    proof,
 )
+from parlour.envs.awkward_guests.solution_blocks import next_part_choices
+from parlour.games import Game
+from parlour.games.guests.case_pool import guests_reset_source
+from parlour.games.guests.deducer import DeducerAgent
 from parlour.games.guests.web import DEFAULT_LEVEL, GuestsWeb
-
-if TYPE_CHECKING:
-    from parlour.eval.tournament import GameRecord
+from parlour.games.parts import Column, Evaluation, Statistics, Training
+from parlour.games.stepping import GameRecord
+from parlour.games.ui import Move, TerminalUI
 
 # -- reward shaping -------------------------------------------------------------------------------
 
@@ -131,11 +137,6 @@ def _part(decision: int, action: int) -> int:
 
 
 # -- PPO features and policy (torch): parlour.games.guests.policy -------------------------
-
-__getattr__ = lazy_classes(
-    __name__,
-    {"GuestsFeatures": build_features, "PriorHead": build_prior_head, "GuestsPolicy": build_policy},
-)
 
 
 # -- statistics -----------------------------------------------------------------------------------
@@ -233,9 +234,8 @@ CHOICE_GROUPS = {
 CARD_LINE_WIDTH = 10_000
 
 
-class GuestsUI(GuestsWeb, PlayUI):
-    """What ``parlour play guests`` shows: the hand, the notebook, undo, the proof at the end
-    (and ``parlour serve``'s page: :class:`~parlour.games.guests.web.GuestsWeb`)."""
+class GuestsTerminal(TerminalUI):
+    """What ``parlour play guests`` shows: the hand, the notebook, undo, the proof at the end."""
 
     default_players = 3
     default_opponent = "guests.deducer"
@@ -247,14 +247,10 @@ class GuestsUI(GuestsWeb, PlayUI):
         return {"level": getattr(args, "level", None) or DEFAULT_LEVEL}
 
     def moves(self, env: Any, agent: str) -> list[Move]:
-        from parlour.envs.awkward_guests.moves import describe
-
         view = env.player_view(agent)
         return [Move(a, describe(view, a)) for a in view.legal_actions]
 
     def private(self, env: Any, agent: str) -> str:
-        from parlour.envs.awkward_guests.moves import card_line
-
         view = env.player_view(agent)
         lines = [f"You are {agent}. Your hand ({len(view.hand)} cards):"]
         for h in view.hand:
@@ -271,8 +267,6 @@ class GuestsUI(GuestsWeb, PlayUI):
         return "\n".join(lines)
 
     def describe_other(self, before: Any, after: Any, seat: int, action: int) -> str | None:
-        from parlour.envs.awkward_guests.moves import describe_public
-
         return describe_public(before, after, seat, action)
 
     def group(self, env: Any, agent: str) -> str | None:
@@ -286,15 +280,11 @@ class GuestsUI(GuestsWeb, PlayUI):
         }
 
     def run_extra(self, command: str, env: Any, agent: str) -> str:
-        from parlour.envs.awkward_guests.moves import notebook_sheet
-
         if command == "notebook":
             return notebook_sheet(env.player_view(agent))
         raise KeyError(command)
 
     def final(self, env: Any, results: dict[str, Any]) -> str:
-        from parlour.envs.awkward_guests.moves import card_line, proof
-
         case = env.game.case  # the game is over: the solution may be shown
         sol = case.solution
         winners = ", ".join(results["winners"]) or "none"
@@ -313,34 +303,40 @@ class GuestsUI(GuestsWeb, PlayUI):
         return "\n".join(lines)
 
 
-SPEC = register_game(
-    GameSpec(
-        name="guests",
-        env_factory="parlour.envs.awkward_guests.env:raw_env",
-        min_players=G.MIN_PLAYERS,
-        max_players=G.MAX_PLAYERS,
-        players_option="num_players",
-        baselines=("random", "guests.deducer"),
-        eval_baselines=("random", "guests.deducer"),
-        training_options=("accusation_shaping", "solution_shaping"),
+def deducer_agent(spec: str, seed: int | None, p: str | None = None) -> Agent:
+    """``guests.deducer[:p=P]``: reasons with the deduction engine; accuses once a candidate
+    has probability >= P."""
+    return DeducerAgent(spec, seed, p=float_option("p", p, 1.0))
+
+
+GAME = Game(
+    name="guests",
+    make_env=raw_env,
+    min_players=G.MIN_PLAYERS,
+    max_players=G.MAX_PLAYERS,
+    baselines=("random", "guests.deducer"),
+    agents={"guests.deducer": deducer_agent},
+    configurations=(
+        (1, {}),
+        (2, {}),
+        (2, {"level": "expert", "case_workers": 1}),
+        (3, {"level": "medium"}),
+        (4, {"observation_mode": "deduced"}),
+        (5, {"level": "medium", "observation_mode": "deduced_choices"}),
+        (6, {"cases": "classic"}),
+        (8, {"level": "hard"}),
+    ),
+    hidden_redeal=redeal,
+    training=Training(
+        options=("accusation_shaping", "solution_shaping"),
         wrapper_options=("accusation_shaping", "solution_shaping"),
-        shaping=f"{__name__}:GuestsShaping",
-        features_extractor=f"{__name__}:GuestsFeatures",
-        policy=f"{__name__}:GuestsPolicy",
-        configurations=(
-            (1, {}),
-            (2, {}),
-            (2, {"level": "expert", "case_workers": 1}),
-            (3, {"level": "medium"}),
-            (4, {"observation_mode": "deduced"}),
-            (5, {"level": "medium", "observation_mode": "deduced_choices"}),
-            (6, {"cases": "classic"}),
-            (8, {"level": "hard"}),
-        ),
-        hidden_redeal="parlour.envs.awkward_guests.hidden:redeal",
-        stats=GUESTS_STATISTICS,
-        play_ui=GuestsUI,
-        reset_source="parlour.games.guests.case_pool:guests_reset_source",
+        shaping=GuestsShaping,
+        features_extractor="parlour.games.guests.policy:GuestsFeatures",
+        policy="parlour.games.guests.policy:GuestsPolicy",
+        reset_source=guests_reset_source,
         batched_vec_env="parlour.train.multi_game:guests_batched_vec_env",
-    )
+    ),
+    evaluation=Evaluation(statistics=GUESTS_STATISTICS),
+    terminal=GuestsTerminal(),
+    web=GuestsWeb(),
 )

@@ -1,16 +1,16 @@
 """Awkward Guests PPO features and policy (torch): ``GuestsFeatures``, ``PriorHead``,
 ``GuestsPolicy``.
 
-This module imports no torch at import time: each class is defined inside a builder that
-:func:`parlour.games.lazy_classes` runs on first use, and the classes live (and pickle) as
-``parlour.games.guests.plugin.GuestsFeatures`` etc. — ``parlour play`` and ``parlour eval`` never
-need torch. The docstrings of the three classes are the documentation: which features, why
-action-aligned, and what ``PriorHead`` adds.
+The training part of the Awkward Guests plug-in (``Training.features_extractor`` and
+``Training.policy`` name ``parlour.games.guests.policy:GuestsFeatures`` and ``:GuestsPolicy``):
+this module imports torch, and only training loads it — ``parlour play`` and ``parlour eval``
+never do. Each class is built by a ``build_*`` function (they close over the sizes of the
+observation) and kept at module level under its own name. The docstrings of the three classes are
+the documentation: which features, why action-aligned, and what ``PriorHead`` adds.
 """
 
 from __future__ import annotations
 
-import importlib
 import math
 from collections.abc import Mapping
 from typing import Any
@@ -247,9 +247,6 @@ def build_prior_head() -> type:
 def build_policy() -> type:
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-    # (built on first use, like this class, and kept in the game module)
-    prior_head = importlib.import_module("parlour.games.guests.plugin").PriorHead
-
     class GuestsPolicy(MaskableActorCriticPolicy):
         """MaskablePPO policy for Awkward Guests: ``PriorHead`` on ``GuestsFeatures``.
 
@@ -278,9 +275,20 @@ def build_policy() -> type:
                 return
             card_slice = getattr(self.features_extractor, "card_slice", None)
             cards = None if card_slice is None else (card_slice, A.CARD_0)
-            self.action_net = prior_head(self.action_net, prior, cards)
+            self.action_net = PriorHead(self.action_net, prior, cards)
             self.optimizer = self.optimizer_class(
                 self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs
             )
 
     return GuestsPolicy
+
+
+def _named(cls: type) -> type:
+    """``cls`` as a module-level class of this module (it pickles and prints by that name)."""
+    cls.__qualname__ = cls.__name__
+    return cls
+
+
+GuestsFeatures = _named(build_features())
+PriorHead = _named(build_prior_head())
+GuestsPolicy = _named(build_policy())

@@ -15,6 +15,7 @@ from typing import Any
 
 from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests.case.board import WALTON
+from parlour.games.ui import WebUI
 
 #: the level of a new game
 DEFAULT_LEVEL = "easy"
@@ -22,17 +23,17 @@ DEFAULT_LEVEL = "easy"
 PROOFS_CACHED = 16
 
 
-class GuestsWeb:
-    """The ``parlour serve`` hooks of :class:`parlour.games.guests.plugin.GuestsUI`."""
+class GuestsWeb(WebUI):
+    """The ``parlour serve`` page's Awkward Guests: map, hand, notebook, solution."""
 
-    def web_options(self) -> list[dict[str, Any]]:
+    def options(self) -> list[dict[str, Any]]:
         from parlour.envs.awkward_guests.case.case import LEVELS
 
         return [
             {"name": "level", "label": "level", "choices": list(LEVELS), "default": DEFAULT_LEVEL}
         ]
 
-    def web_view(self, env: Any, agent: str, hints: bool = False) -> Any:
+    def view(self, env: Any, agent: str, hints: bool = False) -> Any:
         """The seat's view, the public mansion map, the public revealed pile's cards, the
         investigation sheet and (``hints``) the candidate count the deduction engine allows."""
         from parlour.envs.awkward_guests.case.deduction import Deduction
@@ -52,7 +53,7 @@ class GuestsWeb:
             page["candidates"] = ded.count()
         return page
 
-    def web_target(self, env: Any, agent: str, action: int) -> str | None:
+    def target(self, env: Any, agent: str, action: int) -> str | None:
         """References are asked by clicking a room of the map or a suspect; hand cards are
         offered, paid and discarded by clicking them; the rest are buttons."""
         if action < A.CARD_0:
@@ -61,7 +62,7 @@ class GuestsWeb:
             return f"card:{action - A.CARD_0}"
         return None
 
-    def web_reveal(self, env: Any, results: dict[str, Any] | None) -> dict[str, Any]:
+    def reveal(self, env: Any, results: dict[str, Any] | None) -> dict[str, Any]:
         case = env.unwrapped.game.case  # the game is over (or an omniscient replay)
         sol = case.solution
         out: dict[str, Any] = {

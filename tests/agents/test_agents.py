@@ -10,6 +10,7 @@ from parlour.agents.random_agent import RandomAgent
 from parlour.envs import audition_v1
 from parlour.envs.audition import rules as R
 from parlour.envs.audition.view import make_view
+from parlour.games import get_game
 from parlour.games.audition.expert import ExpertAgent
 from parlour.games.audition.greedy import GreedyAgent
 
@@ -74,22 +75,22 @@ def test_scripted_agents_only_play_legal_actions(players, variant):
 
 
 def test_factory_builds_known_specs_and_rejects_unknown():
-    assert make_agent("random", "audition").spec == "random"
-    assert isinstance(make_agent("audition.greedy", "audition"), GreedyAgent)
-    expert = make_agent("audition.expert:sims=33", "audition")
+    assert make_agent("random", get_game("audition")).spec == "random"
+    assert isinstance(make_agent("audition.greedy", get_game("audition")), GreedyAgent)
+    expert = make_agent("audition.expert:sims=33", get_game("audition"))
     assert isinstance(expert, ExpertAgent) and expert.sims == 33
     with pytest.raises(ValueError, match="known agents: random, audition.greedy"):
-        make_agent("audition.genius", "audition")
+        make_agent("audition.genius", get_game("audition"))
     with pytest.raises(ValueError, match="does not take options"):
-        make_agent("audition.greedy:depth=2", "audition")
+        make_agent("audition.greedy:depth=2", get_game("audition"))
     with pytest.raises(ValueError, match="sims must be an int"):
-        make_agent("audition.expert:sims=many", "audition")
+        make_agent("audition.expert:sims=many", get_game("audition"))
     with pytest.raises(ValueError, match="sims must be a positive int"):
-        make_agent("audition.expert:sims=0", "audition")
+        make_agent("audition.expert:sims=0", get_game("audition"))
     with pytest.raises(ValueError, match="plays audition, not 'guests'"):
-        make_agent("audition.greedy", "guests")
+        make_agent("audition.greedy", get_game("guests"))
     with pytest.raises(FileNotFoundError):
-        make_agent("ppo:/nonexistent/model.zip", "audition")
+        make_agent("ppo:/nonexistent/model.zip", get_game("audition"))
 
 
 def _state_after(moves, players=2, seed=0, **kw):

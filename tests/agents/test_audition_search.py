@@ -13,6 +13,7 @@ import pytest
 from parlour.agents.factory import make_agent
 from parlour.envs.audition import rules as R
 from parlour.envs.audition.env import raw_env
+from parlour.games import get_game
 from parlour.games.audition.expert import ExpertAgent
 
 from .expert_reference import scalar_expert_act
@@ -66,8 +67,8 @@ def _search_game(spec: str, players: int, options: dict, seed: int) -> list[int]
     """One full game: ``spec`` in seat 0, ``audition.greedy`` elsewhere; the actions played."""
     env = raw_env(num_players=players, **options)
     env.reset(seed=seed)
-    agents = [make_agent(spec, "audition", seed=seed)] + [
-        make_agent("audition.greedy", "audition") for _ in range(players - 1)
+    agents = [make_agent(spec, get_game("audition"), seed=seed)] + [
+        make_agent("audition.greedy", get_game("audition")) for _ in range(players - 1)
     ]
     actions = []
     for name in env.agent_iter():
@@ -117,7 +118,7 @@ def test_search_plays_legal_reproducible_games_with_full_rollouts(options, playe
 
 
 def test_search_prunes_to_the_policys_top_actions():
-    agent = make_agent(f"audition.search:model={MODEL},sims=6,top=2", "audition", seed=0)
+    agent = make_agent(f"audition.search:model={MODEL},sims=6,top=2", get_game("audition"), seed=0)
     env = raw_env(num_players=4)
     env.reset(seed=5)
     while len(env.player_view(env.agent_selection).legal_actions) < 3:
@@ -144,9 +145,9 @@ def test_search_rejects_bad_options(tmp_path):
     ]
     for spec, message in cases:
         with pytest.raises((ValueError, FileNotFoundError), match=message):
-            make_agent(spec, "audition")
+            make_agent(spec, get_game("audition"))
     with pytest.raises(ValueError, match="plays audition, not 'guests'"):
-        make_agent(f"audition.search:{m}", "guests")
+        make_agent(f"audition.search:{m}", get_game("guests"))
 
 
 def test_search_refuses_a_model_of_another_player_count(tmp_path):
@@ -154,7 +155,7 @@ def test_search_refuses_a_model_of_another_player_count(tmp_path):
     run.mkdir(parents=True)
     shutil.copy(MODEL, run / "model.safetensors")
     (run / "config.yaml").write_text("name: three\nplayers: 3\n")
-    agent = make_agent(f"audition.search:model={run},sims=4", "audition", seed=0)
+    agent = make_agent(f"audition.search:model={run},sims=4", get_game("audition"), seed=0)
     assert agent.path == str(run / "model.safetensors") and agent.players == 3
     env = raw_env(num_players=2)
     with pytest.raises(ValueError, match="trained for 3 players .* this game has 2"):
@@ -183,10 +184,10 @@ def test_search_is_offered_with_each_model_only():
 def test_search_takes_a_shipped_models_short_name_and_its_player_count():
     from parlour.models import find_model
 
-    agent = make_agent("audition.search:model=audition-3p,sims=4", "audition", seed=0)
+    agent = make_agent("audition.search:model=audition-3p,sims=4", get_game("audition"), seed=0)
     assert agent.path == str(find_model("audition-3p").path) and agent.players == 3
     with pytest.raises(ValueError, match="trained for 3 players"):
         agent.check_fits(raw_env(num_players=2))
     agent.check_fits(raw_env(num_players=3))
     with pytest.raises(ValueError, match="no shipped model of that name"):
-        make_agent("audition.search:model=audition-9p", "audition")
+        make_agent("audition.search:model=audition-9p", get_game("audition"))

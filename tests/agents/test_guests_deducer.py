@@ -16,6 +16,7 @@ from parlour.envs.awkward_guests.case.deduction import Deduction
 from parlour.envs.awkward_guests.case.solution import candidate_solutions
 from parlour.envs.awkward_guests.env import raw_env
 from parlour.envs.awkward_guests.view import make_view
+from parlour.games import get_game
 from parlour.games.guests.deducer import DeducerAgent, split_scores
 from tests.awkward_guests.game_helpers import generated_case
 
@@ -43,7 +44,7 @@ def _play(env, agents, seed):
 @pytest.mark.parametrize("level", LEVELS)
 def test_solo_deducer_never_accuses_wrongly(level):
     env = raw_env(num_players=1, level=level)
-    agent = make_agent("guests.deducer", "guests")
+    agent = make_agent("guests.deducer", get_game("guests"))
     for seed in range(4):
         state = _play(env, [agent], seed)
         assert state.result in ("win", "truncated"), (level, seed, state.result)
@@ -54,7 +55,7 @@ def test_solo_deducer_never_accuses_wrongly(level):
 def test_deducers_at_a_table_are_never_out(players, level):
     """With p=1 no deducer is ever knocked out (a wrong accusation is the only way out)."""
     env = raw_env(num_players=players, level=level)
-    agents = [make_agent("guests.deducer", "guests") for _ in range(players)]
+    agents = [make_agent("guests.deducer", get_game("guests")) for _ in range(players)]
     for seed in range(3):
         state = _play(env, agents, seed)
         assert not any(state.out), (players, level, seed, state.out)
@@ -67,7 +68,7 @@ def test_deducers_at_a_table_are_never_out(players, level):
 @pytest.mark.parametrize("level", LEVELS)
 def test_solo_deducer_never_accuses_wrongly_many_cases(level):
     env = raw_env(num_players=1, level=level)
-    agent = make_agent("guests.deducer", "guests")
+    agent = make_agent("guests.deducer", get_game("guests"))
     for seed in range(100, 140):
         assert _play(env, [agent], seed).result == "win", (level, seed)
 
@@ -77,7 +78,7 @@ def test_deducer_and_variants_play_only_legal_actions(players):
     level = ("easy", "medium", "very_hard", "hard", "expert")[players % 5]
     env = raw_env(num_players=players, level=level)
     specs = ["guests.deducer", "guests.deducer:p=0.3", "random"]
-    agents = [make_agent(specs[i % len(specs)], "guests") for i in range(players)]
+    agents = [make_agent(specs[i % len(specs)], get_game("guests")) for i in range(players)]
     for seed in range(2):
         _play(env, agents, seed)
 
@@ -99,7 +100,7 @@ def test_risk_variant_accuses_earlier():
     rounds = {}
     for spec in ("guests.deducer", "guests.deducer:p=0.25"):
         env = raw_env(num_players=1, level="medium")
-        agent = make_agent(spec, "guests")
+        agent = make_agent(spec, get_game("guests"))
         rounds[spec] = [_play(env, [agent], seed).round for seed in range(8)]
     assert all(
         a <= b
@@ -111,12 +112,12 @@ def test_risk_variant_accuses_earlier():
 @pytest.mark.parametrize("p", ["0", "1.5", "-1", "abc", "nan"])
 def test_bad_risk_option(p):
     with pytest.raises(ValueError, match="p"):
-        make_agent(f"guests.deducer:p={p}", "guests")
+        make_agent(f"guests.deducer:p={p}", get_game("guests"))
 
 
 def test_deducer_is_only_for_guests():
     with pytest.raises(ValueError, match="guests"):
-        make_agent("guests.deducer", "audition")
+        make_agent("guests.deducer", get_game("audition"))
 
 
 # -- the decision rules, on views of real states ------------------------------------------------

@@ -20,6 +20,7 @@ import pytest
 
 from parlour.agents.factory import make_agent
 from parlour.envs.awkward_guests.env import raw_env
+from parlour.games import get_game
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "guests_deducer_decisions.json"
 
@@ -45,7 +46,7 @@ def play(players: int, level: str, specs: tuple[str, ...], seed: int) -> dict:
     """One recorded game: every action in order and the outcome."""
     env = raw_env(num_players=players, level=level)
     env.reset(seed=seed)
-    agents = [make_agent(s, "guests") for s in specs]
+    agents = [make_agent(s, get_game("guests")) for s in specs]
     for i, a in enumerate(agents):
         a.reset(seed * 31 + i)
     actions: list[int] = []

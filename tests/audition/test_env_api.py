@@ -3,7 +3,7 @@ suite does not run, metadata and spaces, rewards and infos, render, ``player_vie
 action-id layout and the registry.
 
 ``tests/conformance/`` runs ``api_test``, ``seed_test``, seeding, pickling, leak and bad-input
-checks on every configuration in Audition's ``GameSpec.configurations``; the API tests here run
+checks on every configuration in Audition's ``Game.configurations``; the API tests here run
 the other option combinations (``_registry_configuration`` leaves those out).
 """
 
@@ -39,7 +39,7 @@ def _registry_configuration(cfg: dict) -> bool:
     mine = _table(audition_v1.raw_env(**cfg))
     spec = get_game("audition")
     return any(
-        _table(spec.factory()(**{spec.players_option: n}, **options)) == mine
+        _table(spec.make_env(**{spec.players_option: n}, **options)) == mine
         for n, options in spec.configurations
     )
 

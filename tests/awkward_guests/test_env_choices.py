@@ -17,6 +17,7 @@ from parlour.envs.awkward_guests.case.deduction import Deduction
 from parlour.envs.awkward_guests.env import raw_env
 from parlour.envs.awkward_guests.observation import ObservationEncoder
 from parlour.envs.awkward_guests.teach import counterpart
+from parlour.games import get_game
 
 TEACH = GO.make_layout("deduced_choices")
 ACCUSATION = slice(TEACH["accusation_murderers"].start, TEACH["accusation_accomplice_motives"].stop)
@@ -63,7 +64,7 @@ def _deducer_decisions(players: int, level: str, spec: str, seeds: int):
     """Whole games of ``spec`` agents on a ``deduced_choices`` env: yields ``(env, name, obs,
     view, agent)`` at each decision (the caller reads; the agent's action is played after)."""
     env = raw_env(num_players=players, level=level, observation_mode="deduced_choices")
-    agents = [make_agent(spec, "guests") for _ in range(players)]
+    agents = [make_agent(spec, get_game("guests")) for _ in range(players)]
     for seed in range(seeds):
         env.reset(seed=seed)
         for i, a in enumerate(agents):

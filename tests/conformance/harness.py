@@ -13,7 +13,7 @@ What the suite assumes of a game (the contract of :mod:`parlour.games`):
 * observations are dicts with an ``"action_mask"`` (1 = legal) for the agent to act;
 * ``raw_env.step`` raises ``ValueError`` (e.g. an ``IllegalActionError``) for an illegal
   action and leaves the state as it was;
-* ``hidden_redeal`` names ``function(raw_env, seat, rng)`` that changes only what seat
+* ``hidden_redeal`` is ``function(raw_env, seat, rng)`` that changes only what seat
   ``seat`` (the index in ``possible_agents``) may not see.
 """
 
@@ -30,7 +30,7 @@ import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
-from parlour.games import GameSpec, all_games, make_raw_env
+from parlour.games import Game, all_games, make_raw_env
 
 if importlib.util.find_spec("tests.games") is not None:
     importlib.import_module("tests.games")  # registers the suite's own toy game(s)
@@ -40,7 +40,7 @@ if importlib.util.find_spec("tests.games") is not None:
 class Config:
     """One configuration of a registered game."""
 
-    spec: GameSpec
+    spec: Game
     players: int
     options: dict[str, Any]
 
@@ -51,25 +51,26 @@ class Config:
 
     def raw_env(self) -> AECEnv:
         """The raw AEC env, built through the registry."""
-        return make_raw_env(self.spec.name, self.players, **self.options)
+        return make_raw_env(self.spec, self.players, **self.options)
 
     def env(self) -> AECEnv:
         """The env as users get it: the ``env()`` of the factory's module (the raw env with its
         wrappers), else the raw env in PettingZoo's ``OrderEnforcingWrapper``."""
-        module = importlib.import_module(self.spec.env_factory.partition(":")[0])
+        module = importlib.import_module(self.spec.make_env.__module__)
         factory = getattr(module, "env", None)
         if factory is None:
             return OrderEnforcingWrapper(self.raw_env())
-        options = {k: v for k, v in self.options.items() if k not in self.spec.wrapper_options}
+        options = {
+            k: v for k, v in self.options.items() if k not in self.spec.training.wrapper_options
+        }
         wrapped = factory(**{self.spec.players_option: self.players}, **options)
         assert type(wrapped.unwrapped) is type(self.raw_env()), "env() wraps another env"
         return wrapped
 
     def hidden_redeal(self) -> Callable[[AECEnv, int, np.random.Generator], None]:
-        path = self.spec.hidden_redeal
-        assert path, f"{self.spec.name} names no hidden_redeal in its GameSpec"
-        module, _, name = path.partition(":")
-        return getattr(importlib.import_module(module), name)
+        redeal = self.spec.hidden_redeal
+        assert redeal is not None, f"{self.spec.name} has no hidden_redeal in its Game"
+        return redeal
 
 
 CONFIGS: list[Config] = [

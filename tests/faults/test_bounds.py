@@ -14,6 +14,7 @@ from parlour.agents.factory import make_agent
 from parlour.envs import awkward_guests_v1
 from parlour.envs.awkward_guests.case.case import MAX_CASE_FILE_BYTES
 from parlour.eval import tournament as T
+from parlour.games import get_game
 from parlour.train.config import MAX_CONFIG_BYTES, ConfigError, config_from_dict
 
 from .helpers import CLASSIC, assert_clean_failure, files, run_main, tiny, write_config
@@ -156,7 +157,7 @@ def test_case_stats_seeds_are_bounded(capsys):
 )
 def test_agent_spec_options_are_bounded(spec, message):
     with pytest.raises(ValueError, match=message):
-        make_agent(spec, "audition")
+        make_agent(spec, get_game("audition"))
 
 
 def test_eval_refuses_huge_sims_in_one_line(tmp_path, capsys):

@@ -14,7 +14,7 @@ import torch
 
 from parlour.agents import rllib_agent
 from parlour.agents.factory import make_agent
-from parlour.games import make_raw_env
+from parlour.games import get_game, make_raw_env
 from parlour.safe_stop import held_stop_signals, stop_signals_interrupt
 from parlour.train.rllib.checkpoints import (
     LATEST,
@@ -172,7 +172,7 @@ def test_agent_cache_is_bounded_and_follows_rewrites(tmp_path: Path) -> None:
     rllib_agent._CACHE.clear()
     paths = [_export(tmp_path / f"p{i}.safetensors", i) for i in range(12)]
     for path in paths:
-        make_agent(f"rllib:{path}", "audition")
+        make_agent(f"rllib:{path}", get_game("audition"))
     assert len(rllib_agent._CACHE) == rllib_agent.MAX_CACHED_MODELS
     first = rllib_agent.load_module(paths[-1])
     _export(paths[-1], seed=99)
@@ -181,11 +181,11 @@ def test_agent_cache_is_bounded_and_follows_rewrites(tmp_path: Path) -> None:
 
 
 def test_agent_of_another_game_is_refused_naming_both(tmp_path: Path) -> None:
-    agent = make_agent(f"rllib:{_export(tmp_path / 'a.safetensors')}", "guests")
-    guests = make_raw_env("guests", 2)
+    agent = make_agent(f"rllib:{_export(tmp_path / 'a.safetensors')}", get_game("guests"))
+    guests = make_raw_env(get_game("guests"), 2)
     with pytest.raises(ValueError, match=r"trained on observations of shape \(\d+,\) with \d+ "):
         agent.check_fits(guests)
-    agent.check_fits(make_raw_env("audition", 2))
+    agent.check_fits(make_raw_env(get_game("audition"), 2))
 
 
 def test_nan_weights_are_refused_at_export_and_at_load(tmp_path: Path) -> None:
@@ -205,7 +205,7 @@ def test_nan_weights_are_refused_at_export_and_at_load(tmp_path: Path) -> None:
     path.write_bytes(save(tensors, metadata=metadata))
     rllib_agent._CACHE.clear()
     with pytest.raises(ValueError, match=f"{name}.*NaN or infinite"):
-        make_agent(f"rllib:{path}", "audition")
+        make_agent(f"rllib:{path}", get_game("audition"))
 
 
 @pytest.mark.parametrize(
@@ -221,20 +221,20 @@ def test_a_corrupt_export_is_a_clear_error(tmp_path: Path, make, message) -> Non
     path = tmp_path / "bad.safetensors"
     make(path)
     with pytest.raises(ValueError, match=message):
-        make_agent(f"rllib:{path}", "audition")
+        make_agent(f"rllib:{path}", get_game("audition"))
 
 
 def test_rllib_paths_that_are_not_policies_are_clear_errors(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("hello")
     with pytest.raises(ValueError, match="not a .safetensors export"):
-        make_agent(f"rllib:{tmp_path / 'notes.txt'}", "audition")
+        make_agent(f"rllib:{tmp_path / 'notes.txt'}", get_game("audition"))
     with pytest.raises(FileNotFoundError, match="neither an RLlib run checkpoint"):
-        make_agent(f"rllib:{tmp_path}", "audition")
+        make_agent(f"rllib:{tmp_path}", get_game("audition"))
     with pytest.raises(FileNotFoundError, match="no export file"):
-        make_agent(f"rllib:{tmp_path / 'missing.safetensors'}", "audition")
+        make_agent(f"rllib:{tmp_path / 'missing.safetensors'}", get_game("audition"))
     os.mkfifo(tmp_path / "fifo.safetensors")
     with pytest.raises(ValueError, match="not a regular file"):
-        make_agent(f"rllib:{tmp_path / 'fifo.safetensors'}", "audition")
+        make_agent(f"rllib:{tmp_path / 'fifo.safetensors'}", get_game("audition"))
 
 
 def test_a_corrupt_trusted_checkpoint_is_a_clear_error(tmp_path: Path) -> None:
@@ -242,7 +242,7 @@ def test_a_corrupt_trusted_checkpoint_is_a_clear_error(tmp_path: Path) -> None:
     from parlour.train.rllib.export import module_model_config
     from parlour.train.rllib.module import MaskedPPOModule
 
-    aec = make_raw_env("audition", 2)
+    aec = make_raw_env(get_game("audition"), 2)
     module = MaskedPPOModule(
         observation_space=adapted_space(aec),
         action_space=aec.action_space("player_0"),
@@ -252,7 +252,7 @@ def test_a_corrupt_trusted_checkpoint_is_a_clear_error(tmp_path: Path) -> None:
     (tmp_path / "ckpt" / "module_state.pkl").write_bytes(b"\x80\x04truncated")
     rllib_agent._CACHE.clear()
     with pytest.raises(ValueError, match="cannot load the RLlib checkpoint"):
-        make_agent(f"rllib:{tmp_path / 'ckpt'}", "audition", trust=True)
+        make_agent(f"rllib:{tmp_path / 'ckpt'}", get_game("audition"), trust=True)
 
 
 def test_resume_of_an_rllib_run_without_its_state_names_the_missing_state(tmp_path):

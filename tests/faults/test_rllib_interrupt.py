@@ -25,6 +25,7 @@ import yaml
 from parlour.agents import rllib_agent
 from parlour.agents.factory import make_agent
 from parlour.apps.cli import main
+from parlour.games import get_game
 from parlour.train.rllib import runner
 from parlour.train.rllib.checkpoints import LATEST, MARKER, PREVIOUS
 from parlour.train.rllib.export import EXPORT_NAME
@@ -115,7 +116,9 @@ def test_interrupt_saves_the_current_weights_and_the_report(interrupted) -> None
     assert _marker_steps(run / "checkpoints" / LATEST) == BATCH
     assert (run / "checkpoints" / LATEST / EXPORT_NAME).is_file()
     rllib_agent._CACHE.clear()
-    make_agent(f"rllib:{run}", "audition")  # the safe export of checkpoint/, no trust needed
+    make_agent(
+        f"rllib:{run}", get_game("audition")
+    )  # the safe export of checkpoint/, no trust needed
 
 
 # (~4 s: three algorithm builds without env runners; the module's Ray start is ~20 s)

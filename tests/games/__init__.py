@@ -6,7 +6,7 @@ game (:func:`parlour.games.register_game`), so the games are then known by name 
 
 | package | game | files |
 |---|---|---|
-| ``countdown`` | a 2–3 player card game with hidden hands | ``rules.py`` (pure rules), ``env.py`` (AEC env), ``plugin.py`` (``GameSpec``, scripted agent, statistics, terminal UI, hidden redeal) |
+| ``countdown`` | a 2–3 player card game with hidden hands | ``rules.py`` (pure rules), ``env.py`` (AEC env), ``plugin.py`` (``Game``, scripted agent, statistics, terminal UI, hidden redeal) |
 """
 
 import importlib

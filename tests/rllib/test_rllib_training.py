@@ -147,8 +147,9 @@ import sys
 import numpy as np
 from parlour.agents.factory import make_agent
 from parlour.games import make_raw_env
-agent = make_agent(sys.argv[1], "audition", seed=0)
-env = make_raw_env("audition", 2)
+from parlour.games import get_game
+agent = make_agent(sys.argv[1], get_game("audition"), seed=0)
+env = make_raw_env(get_game("audition"), 2)
 rng = np.random.default_rng(0)
 for game in range(3):
     env.reset(seed=game)

@@ -34,6 +34,7 @@ from parlour.agents.model_file import (
     write_model_file,
 )
 from parlour.agents.trust import UntrustedModelError
+from parlour.games import get_game
 from tests.faults.helpers import files, run_main, tiny, write_config
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -140,14 +141,14 @@ def test_the_python_loaders_and_the_cache_refuse_the_zip_without_trust(data_prob
     with pytest.raises(UntrustedModelError, match=WHY):
         ppo.load_policy(str(path))
     with pytest.raises(UntrustedModelError, match=WHY):
-        make_agent(f"ppo:{legacy}", "audition")
+        make_agent(f"ppo:{legacy}", get_game("audition"))
     assert not marker.exists()
     trusted = ppo.load_policy(str(legacy), trust=True)  # (a parlour 0.1 model, trusted: loads)
     with pytest.raises(UntrustedModelError):  # cached from a trusted load: still refused
         ppo.load_policy(str(legacy))
     assert ppo.load_policy(str(legacy), trust=True) is trusted  # (served from the cache)
     with pytest.raises(ValueError, match="trust is not an option"):  # a spec cannot grant it
-        make_agent(f"audition.search:model={legacy},trust=1", "audition")
+        make_agent(f"audition.search:model={legacy},trust=1", get_game("audition"))
 
 
 def test_the_content_decides_not_the_name(tmp_path):

@@ -23,7 +23,7 @@ from parlour.agents import rllib_agent
 from parlour.agents.factory import make_agent
 from parlour.agents.rllib_agent import RLlibAgent, export_checkpoint, load_module
 from parlour.agents.trust import TRUST_FLAG, UntrustedModelError
-from parlour.games import make_raw_env
+from parlour.games import get_game, make_raw_env
 from parlour.train.rllib.env import adapted_space
 from parlour.train.rllib.export import (
     EXPORT_NAME,
@@ -54,12 +54,12 @@ class _Payload:
 
 
 def _sizes() -> tuple[int, int]:
-    aec = make_raw_env("audition", 2)
+    aec = make_raw_env(get_game("audition"), 2)
     return aec.observation_space("player_0")["observation"].shape[0], aec.action_space("player_0").n
 
 
 def _module() -> MaskedPPOModule:
-    aec = make_raw_env("audition", 2)
+    aec = make_raw_env(get_game("audition"), 2)
     torch.manual_seed(0)
     return MaskedPPOModule(
         observation_space=adapted_space(aec),
@@ -84,7 +84,7 @@ def planted(tmp_path: Path) -> tuple[Path, Path, MaskedPPOModule]:
 def test_planted_checkpoint_is_refused_without_trust(planted) -> None:
     folder, marker, _ = planted
     with pytest.raises(UntrustedModelError, match=TRUST_FLAG) as err:
-        make_agent(f"rllib:{folder}", "audition", seed=0)
+        make_agent(f"rllib:{folder}", get_game("audition"), seed=0)
     assert "pickled data" in str(err.value) and "RLlib checkpoint" in str(err.value)
     with pytest.raises(UntrustedModelError):
         load_module(folder)
@@ -96,16 +96,16 @@ def test_planted_checkpoint_is_refused_without_trust(planted) -> None:
 def test_planted_checkpoint_runs_its_payload_with_trust(planted) -> None:
     """The probe is real: with trust the checkpoint loads, and its payload runs."""
     folder, marker, module = planted
-    agent = make_agent(f"rllib:{folder}", "audition", seed=0, trust=True)
+    agent = make_agent(f"rllib:{folder}", get_game("audition"), seed=0, trust=True)
     assert marker.read_text() == "ran"
-    env = make_raw_env("audition", 2)
+    env = make_raw_env(get_game("audition"), 2)
     agent.check_fits(env)
     env.reset(seed=0)
     obs = env.observe(env.agent_selection)
     assert obs["action_mask"][agent.act(obs)]
     # a cached trusted load does not let an untrusted one through
     with pytest.raises(UntrustedModelError):
-        make_agent(f"rllib:{folder}", "audition", seed=0)
+        make_agent(f"rllib:{folder}", get_game("audition"), seed=0)
 
 
 def _logits(module: MaskedPPOModule, obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
@@ -116,7 +116,7 @@ def _logits(module: MaskedPPOModule, obs: torch.Tensor, mask: torch.Tensor) -> t
 
 def test_safe_export_loads_without_trust_and_gives_the_same_logits(tmp_path, planted) -> None:
     folder, marker, module = planted
-    aec = make_raw_env("audition", 2)
+    aec = make_raw_env(get_game("audition"), 2)
     n_obs, n_act = _sizes()
     write_export(folder / EXPORT_NAME, module.state_dict(), export_document(CONFIG, n_obs, n_act))
     rng = np.random.default_rng(0)
@@ -128,7 +128,7 @@ def test_safe_export_loads_without_trust_and_gives_the_same_logits(tmp_path, pla
         loaded = load_module(path)
         assert torch.equal(_logits(loaded, obs, mask), _logits(module, obs, mask))
     assert not marker.exists(), "loading the export ran the checkpoint's pickles"
-    agent = make_agent(f"rllib:{folder}", "audition", seed=0)
+    agent = make_agent(f"rllib:{folder}", get_game("audition"), seed=0)
     agent.check_fits(aec)
 
 

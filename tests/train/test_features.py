@@ -11,7 +11,7 @@ import torch
 
 from parlour.envs import audition_v1
 from parlour.games.audition.greedy import PTS, gain
-from parlour.games.audition.plugin import AuditionFeatures
+from parlour.games.audition.training import AuditionFeatures
 
 
 @pytest.mark.parametrize(("players", "kw"), [(2, {}), (4, {"action_cards": 2}), (6, {})])
@@ -63,7 +63,7 @@ def _padded_reference(obs: torch.Tensor) -> torch.Tensor:
     """The take / place gains over every padded seat and slot (the extractor's computation
     before it kept to the rows a batch uses), written out from the observation layout."""
     from parlour.envs.audition import observation as O
-    from parlour.games.audition.plugin import POINTS_SCALE, _points
+    from parlour.games.audition.training import POINTS_SCALE, _points
 
     b = obs.shape[0]
     view = O.ObservationView(obs)

@@ -69,8 +69,7 @@ def _expected_solution(obs: np.ndarray, decision: int) -> np.ndarray:
 
 
 def test_card_features_follow_the_observation_at_every_decision():
-    from parlour.games.guests.plugin import GuestsFeatures
-    from parlour.games.guests.policy import CARD_FEATURES, PRIOR_SCALE
+    from parlour.games.guests.policy import CARD_FEATURES, PRIOR_SCALE, GuestsFeatures
 
     env = SingleSeatEnv("guests", 4, OPTIONS, opponents=["guests.deducer"], seat=1)
     n = GO.layout_size(LAYOUT)
@@ -103,8 +102,7 @@ def test_card_features_follow_the_observation_at_every_decision():
 
 
 def test_prior_head_card_weights_move_only_card_logits():
-    from parlour.games.guests.plugin import GuestsPolicy, PriorHead
-    from parlour.games.guests.policy import PRIOR_SCALE
+    from parlour.games.guests.policy import PRIOR_SCALE, GuestsPolicy, PriorHead
     from parlour.train.config import config_from_dict
     from parlour.train.train import build_model, make_vec_env
 

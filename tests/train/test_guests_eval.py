@@ -22,8 +22,9 @@ from parlour.eval.report import (
     print_report,
     report_markdown,
 )
-from parlour.eval.tournament import GameRecord, run_tournament, summarize
+from parlour.eval.tournament import run_tournament, summarize
 from parlour.games.guests.plugin import GUESTS_HEADERS, SOLO_HEADERS
+from parlour.games.stepping import GameRecord
 from parlour.train.evaluation import learner_summary as _learner_summary
 
 AUDITION_AGENT_KEYS = {

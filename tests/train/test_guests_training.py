@@ -134,13 +134,15 @@ def finish_game(env: SingleSeatEnv, rng: np.random.Generator) -> None:
 def test_registry_entry():
     spec = get_game("guests")
     assert (spec.min_players, spec.max_players, spec.players_option) == (1, 8, "num_players")
-    assert spec.baselines == spec.eval_baselines == ("random", "guests.deducer")
-    env = make_raw_env("guests", 4, level="medium", observation_mode="deduced")
+    assert spec.baselines == ("random", "guests.deducer") and spec.training.eval_baselines is None
+    env = make_raw_env(get_game("guests"), 4, level="medium", observation_mode="deduced")
     assert env.possible_agents == [f"player_{i}" for i in range(4)]
     assert env.observation_space("player_0")["observation"].shape == (2384,)
-    assert make_raw_env("guests", 1).observation_space("player_0")["observation"].shape == (2313,)
+    assert make_raw_env(get_game("guests"), 1).observation_space("player_0")[
+        "observation"
+    ].shape == (2313,)
     with pytest.raises(ValueError, match="players for guests must be in 1..8"):
-        make_raw_env("guests", 9)
+        make_raw_env(get_game("guests"), 9)
 
 
 def test_solo_learner_alone_reward_is_its_return():
@@ -255,19 +257,21 @@ def test_guests_episodes_are_reproducible():
 
 
 def test_shaping_options_are_wrapper_options_dropped_for_evaluation():
-    env = make_raw_env("guests", 2, accusation_shaping=0.5, solution_shaping=0.1)  # (unused)
+    env = make_raw_env(
+        get_game("guests"), 2, accusation_shaping=0.5, solution_shaping=0.1
+    )  # (unused)
     assert env.possible_agents == ["player_0", "player_1"]
     for key in ("accusation_shaping", "solution_shaping"):
         for bad in (-0.1, "high", True):
             with pytest.raises(ValueError, match=f"{key} must be a number >= 0"):
-                make_raw_env("guests", 2, **{key: bad})
+                make_raw_env(get_game("guests"), 2, **{key: bad})
             with pytest.raises(ValueError, match=key):
                 SingleSeatEnv("guests", 1, {key: bad})
     off = {"accusation_shaping": 0.0, "solution_shaping": 0}
     assert SingleSeatEnv("guests", 1, off).shaper is None
     assert SingleSeatEnv("guests", 1, {"solution_shaping": 0.1}).shaper is not None
     with pytest.raises(TypeError):
-        make_raw_env("audition", 2, accusation_shaping=0.5)
+        make_raw_env(get_game("audition"), 2, accusation_shaping=0.5)
 
     from parlour.train.config import config_from_dict
     from parlour.train.evaluation import eval_options
@@ -394,8 +398,7 @@ def test_accusation_shaping_pays_for_possible_parts_zero_on_average(level):
 def test_guests_features_are_the_deduction_per_action():
     import torch
 
-    from parlour.games.guests.plugin import GuestsFeatures
-    from parlour.games.guests.policy import PRIOR_SCALE
+    from parlour.games.guests.policy import PRIOR_SCALE, GuestsFeatures
 
     plain = GuestsFeatures(SingleSeatEnv("guests", 2).observation_space)
     assert not plain.deduced and plain.features_dim == 2313 + 256
@@ -518,7 +521,7 @@ def test_tiny_guests_training_run(tmp_path, players, baselines, snapshot_every):
     obs, _ = env.reset(seed=0)
     action, _ = policy.predict(obs, action_masks=env.action_masks(), deterministic=True)
     assert env.action_masks()[int(action)]
-    agent = make_agent(f"ppo:{run / 'model.safetensors'}", "guests")
+    agent = make_agent(f"ppo:{run / 'model.safetensors'}", get_game("guests"))
     obs_dict = env.aec.observe(env.learner)
     assert obs_dict["action_mask"][agent.act(obs_dict, None)] == 1
 
@@ -540,8 +543,7 @@ def _guests_model(mode: str, net_arch: list[int]):
 def test_guests_policy_adds_one_shared_learned_weight_times_the_allowed_features():
     import torch
 
-    from parlour.games.guests.plugin import GuestsPolicy, PriorHead
-    from parlour.games.guests.policy import PRIOR_SCALE
+    from parlour.games.guests.policy import PRIOR_SCALE, GuestsPolicy, PriorHead
 
     model = _guests_model("deduced", [])
     policy = model.policy

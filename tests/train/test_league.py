@@ -11,7 +11,7 @@ import pytest
 
 from parlour.apps.cli import main
 from parlour.eval.league import league_tables, order_sd, pairwise, rankings, rate, run_league
-from parlour.eval.tournament import GameRecord
+from parlour.games.stepping import GameRecord
 from tests.faults.helpers import assert_clean_failure, files, run_main
 
 #: games per pairing of the greedy-vs-random league: enough for separate intervals (the

@@ -2,7 +2,7 @@
 
 ``tests/data/legacy_audition_model.zip`` was saved by parlour 0.1: it pickles the class path
 ``train.features.AuditionFeatures`` (a top-level ``train`` package, a module that is gone now).
-``parlour._legacy.MOVED`` sends that name to :mod:`parlour.games.audition.plugin`; the load must
+``parlour._legacy.MOVED`` sends that name to :mod:`parlour.games.audition.training`; the load must
 work from a folder holding the user's own ``train.py`` and ``agents/`` (which must neither
 shadow parlour nor be disturbed).
 """
@@ -53,7 +53,7 @@ def test_legacy_model_loads_and_plays_a_full_game_beside_the_users_files(users_f
     from parlour.agents.ppo import PPOAgent, load_model
     from parlour.agents.random_agent import RandomAgent
     from parlour.envs import audition_v1
-    from parlour.games.audition.plugin import AuditionFeatures
+    from parlour.games.audition.training import AuditionFeatures
 
     model = load_model(LEGACY_MODEL, device="cpu")
     assert type(model.policy.features_extractor) is AuditionFeatures

@@ -18,9 +18,9 @@ import tests.games  # noqa: F401  (registers every test game)
 from parlour import games as registry
 from parlour.apps.cli import main
 from parlour.games import all_games, get_game, make_raw_env, register_game
-from tests.games.countdown.plugin import SPEC as COUNTDOWN
+from tests.games.countdown.plugin import GAME as COUNTDOWN
 
-REFERENCE = "tests.games.countdown.plugin:SPEC"
+REFERENCE = "tests.games.countdown.plugin:GAME"
 #: a second spec of the same game under another name, for the entry-point tests
 ENTRY_POINT_SPEC = dataclasses.replace(COUNTDOWN, name="countdown_ep")
 
@@ -31,12 +31,22 @@ def clean_registry(monkeypatch):
     monkeypatch.setattr(registry, "GAMES", dict(registry.GAMES))
 
 
+INSTALLED = list(registry.entry_points(group=registry.ENTRY_POINT_GROUP))
+
+
 def _entry_points(monkeypatch, *points: tuple[str, str]) -> None:
+    """The installed entry points (parlour's own games among them) and ``points``."""
     found = [EntryPoint(name, value, registry.ENTRY_POINT_GROUP) for name, value in points]
-    monkeypatch.setattr(registry, "entry_points", lambda group: found)
+    monkeypatch.setattr(registry, "entry_points", lambda group: [*INSTALLED, *found])
 
 
 # -- the registry -------------------------------------------------------------------------------
+
+
+def test_builtin_games_are_entry_points_like_any_other():
+    points = {ep.name: ep.value for ep in INSTALLED}
+    assert points["audition"] == "parlour.games.audition.plugin:GAME"
+    assert points["guests"] == "parlour.games.guests.plugin:GAME"
 
 
 def test_builtin_games_come_first_and_importing_tests_games_adds_countdown():
@@ -46,7 +56,7 @@ def test_builtin_games_come_first_and_importing_tests_games_adds_countdown():
     for spec in all_games():
         assert spec.configurations and spec.min_players <= spec.max_players
         for players, options in spec.configurations:
-            env = make_raw_env(spec.name, players, **options)
+            env = make_raw_env(spec, players, **options)
             assert len(env.possible_agents) == players
 
 
@@ -61,7 +71,7 @@ def test_a_game_is_named_by_module_and_attribute(clean_registry):
 def test_unknown_games_and_bad_specs_give_clear_errors(clean_registry):
     with pytest.raises(ValueError, match=r"unknown game 'chess'; known games: audition, .*guests"):
         get_game("chess")
-    with pytest.raises(ValueError, match="is a dict, not a GameSpec"):
+    with pytest.raises(ValueError, match="is a dict, not a Game"):
         get_game("tests.games.countdown.env:LAYOUT")
     with pytest.raises(ValueError, match="a different game is already registered as 'audition'"):
         register_game(dataclasses.replace(COUNTDOWN, name="audition"))
@@ -70,9 +80,9 @@ def test_unknown_games_and_bad_specs_give_clear_errors(clean_registry):
     with pytest.raises(ValueError, match="min_players <= max_players"):
         dataclasses.replace(COUNTDOWN, min_players=3, max_players=2)
     with pytest.raises(ValueError, match="players for countdown must be in 2..3, got 4"):
-        make_raw_env("countdown", 4)
+        make_raw_env(get_game("countdown"), 4)
     with pytest.raises(ValueError, match="start must be an int in 1..40"):
-        make_raw_env("countdown", 2, start=0)
+        make_raw_env(get_game("countdown"), 2, start=0)
     assert register_game(COUNTDOWN) is COUNTDOWN  # the same spec again: a no-op
 
 
@@ -85,7 +95,8 @@ def test_entry_points_are_found_lazily_by_name(monkeypatch, clean_registry):
 
 def test_all_games_loads_every_entry_point_and_bad_ones_are_named(monkeypatch, clean_registry):
     _entry_points(monkeypatch, ("countdown_ep", "tests.train.test_plugins:ENTRY_POINT_SPEC"))
-    assert [g.name for g in all_games()][-1] == "countdown_ep"
+    names = [g.name for g in all_games()]
+    assert names[:2] == ["audition", "guests"] and names.count("countdown_ep") == 1
     _entry_points(monkeypatch, ("broken", "no_such_module:SPEC"))
     with pytest.raises(
         ValueError, match=r"entry point broken = 'no_such_module:SPEC'.*does not load"
@@ -101,7 +112,7 @@ def test_all_games_loads_every_entry_point_and_bad_ones_are_named(monkeypatch, c
 
 @pytest.mark.parametrize(("players", "options"), COUNTDOWN.configurations)
 def test_countdown_mask_is_never_empty_for_the_agent_to_act(players, options):
-    env = make_raw_env("countdown", players, **options)
+    env = make_raw_env(get_game("countdown"), players, **options)
     rng = np.random.default_rng(players)
     for seed in range(30):
         env.reset(seed=seed)
@@ -122,7 +133,7 @@ def test_countdown_mask_is_never_empty_for_the_agent_to_act(players, options):
 def test_countdown_redeal_changes_only_what_the_seat_cannot_see():
     from tests.games.countdown.plugin import redeal
 
-    env = make_raw_env("countdown", 3)
+    env = make_raw_env(get_game("countdown"), 3)
     env.reset(seed=1)
     rng = np.random.default_rng(0)
     changed = 0

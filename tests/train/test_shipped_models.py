@@ -144,23 +144,23 @@ def _same_weights_no_adam_moments(shipped: Path, trained: Path) -> None:
 
 
 def test_a_short_name_resolves_and_a_file_path_wins(registry, tiny_run, tmp_path, monkeypatch):
-    agent = make_agent("ppo:tiny-2p", "audition", players=2)
+    agent = make_agent("ppo:tiny-2p", get_game("audition"), players=2)
     assert agent.shipped is not None and agent.shipped.name == "tiny-2p"
     monkeypatch.chdir(tmp_path)
     shutil.copyfile(tiny_run / "model.safetensors", tmp_path / "tiny-2p")  # a file of that name
-    assert make_agent("ppo:tiny-2p", "audition", players=3).shipped is None
+    assert make_agent("ppo:tiny-2p", get_game("audition"), players=3).shipped is None
 
 
 def test_unknown_names_wrong_games_and_wrong_player_counts_are_refused(registry):
     with pytest.raises(ValueError, match=r"no shipped model of that name; shipped models: tiny-2p"):
-        make_agent("ppo:tiny-3p", "audition")
+        make_agent("ppo:tiny-3p", get_game("audition"))
     with pytest.raises(ValueError, match="model of 2-player audition; it cannot play guests"):
-        make_agent("ppo:tiny-2p", "guests")
+        make_agent("ppo:tiny-2p", get_game("guests"))
     with pytest.raises(ValueError, match="it cannot play 3-player audition"):
-        make_agent("ppo:tiny-2p", "audition", players=3)
-    agent = make_agent("ppo:tiny-2p:sample", "audition")  # (player count unknown here)
+        make_agent("ppo:tiny-2p", get_game("audition"), players=3)
+    agent = make_agent("ppo:tiny-2p:sample", get_game("audition"))  # (player count unknown here)
     with pytest.raises(ValueError, match="this table has 3 players"):
-        check_agents_fit([agent], make_raw_env("audition", 3))
+        check_agents_fit([agent], make_raw_env(get_game("audition"), 3))
 
 
 def test_cli_refuses_a_shipped_model_at_the_wrong_table(registry, tmp_path, capsys):

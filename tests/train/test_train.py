@@ -9,6 +9,7 @@ import pytest
 import yaml
 
 from parlour.apps.cli import main
+from parlour.games import get_game
 from parlour.train.config import ConfigError, config_from_dict, load_config
 
 CONFIGS = sorted((Path(__file__).parents[2] / "configs").glob("*.yaml"))
@@ -111,7 +112,7 @@ def test_shipped_configs_are_valid(path):
 
     cfg = load_config(path)
     assert cfg.name == path.stem
-    assert set(cfg.eval.final_agents) >= set(get_game(cfg.game).eval_baselines)
+    assert set(cfg.eval.final_agents) >= set(get_game(cfg.game).training.eval_baselines)
 
 
 def test_features_can_be_switched_off():
@@ -167,7 +168,7 @@ def test_tiny_training_run_produces_a_loadable_model_and_report(tmp_path, capsys
     obs, _ = env.reset(seed=0)
     action, _ = policy.predict(obs, action_masks=env.action_masks(), deterministic=True)
     assert env.action_masks()[int(action)]
-    agent = make_agent(f"ppo:{run / 'model.safetensors'}", "audition")
+    agent = make_agent(f"ppo:{run / 'model.safetensors'}", get_game("audition"))
     obs_dict = env.aec.observe(env.learner)
     assert obs_dict["action_mask"][agent.act(obs_dict, None)] == 1
 

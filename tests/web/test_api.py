@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from parlour.apps.web.views import seat_state
-from parlour.games import get_game, load_object
+from parlour.games import get_game
 from tests.web.conftest import Live, start_server
 
 GAMES = [
@@ -52,10 +52,10 @@ def unseen_card_texts(env, seat: int) -> list[str]:
 @pytest.mark.parametrize(("game", "extra"), GAMES, ids=[g for g, _ in GAMES])
 def test_no_hidden_information_in_any_response(live: Live, game: str, extra: dict) -> None:
     """Each state sent to a seat during play is exactly what the seat's own view gives when
-    everything it may not see is dealt again (``GameSpec.hidden_redeal``), holds no end-of-game
+    everything it may not see is dealt again (``Game.hidden_redeal``), holds no end-of-game
     reveal, and (Awkward Guests) never the text of a card the seat has not seen."""
     spec = get_game(game)
-    redeal = load_object(spec.hidden_redeal)
+    redeal = spec.hidden_redeal
     rng = np.random.default_rng(0)
     key, state = new_game(live, game, seed=11, seat=1, **extra)
     session = live.app.state.games.sessions[key]
@@ -297,7 +297,7 @@ def test_every_game_with_a_ui_plays_on_the_page_with_the_default_hooks() -> None
     from parlour.games import all_games
 
     importlib.import_module("tests.games")  # registers the toy game
-    specs = [s for s in all_games() if s.play_ui is not None]
+    specs = [s for s in all_games() if s.terminal is not None]
     assert "countdown" in {s.name for s in specs}
     rng = np.random.default_rng(0)
     for spec in specs:

@@ -16,13 +16,13 @@ raw AEC env itself. Per episode (``reset``), from the env's own ``np.random.Gene
 | agent ids | ``slot_0`` … ``slot_{n-1}`` (only policy slots ever appear) |
 | observation | ``{"observation": float32 vector, "action_mask": float32 0/1}`` of the slot to act (one at a time: the games are turn-based) |
 | action | the game's ``Discrete`` action id (an illegal one raises ``ValueError``) |
-| reward | each policy slot's AEC rewards as they are paid (final zero-sum reward at the end; RLlib adds rewards paid while a slot waits to its next step), plus the game's training-only shaping on policy actions (``GameSpec.shaping``) |
+| reward | each policy slot's AEC rewards as they are paid (final zero-sum reward at the end; RLlib adds rewards paid while a slot waits to its next step), plus the game's training-only shaping on policy actions (``Game.shaping``) |
 | ``terminateds`` | every policy slot and ``__all__`` when the game ends; a round limit is a rule of the game and also a termination (no value bootstrap, as in :mod:`parlour.train.single_seat`) |
 | ``infos`` | ``{}``; at the end of a game with knock-outs (``results()["out"]``) each policy slot's ``{"out": bool}`` (summed as RLlib's env-runner metric ``knocked_out_slots`` by :func:`knockout_callback`) |
 
 Knock-outs (Awkward Guests): a knocked-out seat is never asked to act again and receives its
 final reward when the game ends, like every other seat. ``env_config`` keys: ``game`` (a name
-or a :class:`~parlour.games.GameSpec`), ``players``, ``game_options``, ``baselines``
+or a :class:`~parlour.games.Game`), ``players``, ``game_options``, ``baselines``
 (spec → weight), ``baseline_share``, ``seed``, ``trust`` (``True``: baselines may be
 pickle-bearing model files, ``parlour train --trust-model``; default refused,
 :mod:`parlour.agents.trust`).
@@ -79,7 +79,7 @@ class SelfPlayEnv(MultiAgentEnv):
         self.players = int(config.get("players", 2))
         env_options, wrapper_options = self.game.split_options(config.get("game_options", {}))
         self.aec = make_raw_env(self.game, self.players, **env_options)
-        self.shaper = self.game.shaper(**wrapper_options)
+        self.shaper = self.game.training.shaper(**wrapper_options)
         self.baseline_share = float(config.get("baseline_share", 0.0))
         if not 0.0 <= self.baseline_share <= 1.0:
             raise ValueError(f"baseline_share must be in [0, 1], got {self.baseline_share}")

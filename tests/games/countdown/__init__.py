@@ -1,6 +1,6 @@
 """Countdown, a tiny test game (:mod:`.rules`), its AEC env (:mod:`.env`) and its plug-in
 (:mod:`.plugin`); importing the package registers the game as ``countdown``."""
 
-from tests.games.countdown.plugin import SPEC
+from tests.games.countdown.plugin import GAME
 
-__all__ = ["SPEC"]
+__all__ = ["GAME"]

@@ -4,13 +4,13 @@ Everything parlour needs to know about Countdown is here — no file of parlour 
 
 | part | here |
 |---|---|
-| spec | :data:`SPEC` (``countdown``, 2–3 players), registered on import |
+| game | :data:`GAME` (``countdown``, 2–3 players), registered on import |
 | scripted agent | ``countdown.careful`` (:class:`CarefulAgent`, built by :func:`careful_agent`) |
 | statistics | :class:`CountdownStatistics`: each agent's bust rate (a "bust rate" column, ``eval/bust_rate_vs_…`` in training) |
 | ``parlour play`` | :class:`CountdownUI` |
-| hidden information | :func:`redeal`: reshuffles the other hands and the deck (``GameSpec.hidden_redeal``) |
+| hidden information | :func:`redeal`: reshuffles the other hands and the deck (``Game.hidden_redeal``) |
 
-Use it by name once imported (``import tests.games``) or as ``tests.games.countdown.plugin:SPEC``.
+Use it by name once imported (``import tests.games``) or as ``tests.games.countdown.plugin:GAME``.
 """
 
 from __future__ import annotations
@@ -21,12 +21,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from parlour.apps.play import Move, PlayUI
-from parlour.games import Column, GameSpec, Statistics, register_game
+from parlour.games import Game, register_game
+from parlour.games.parts import Column, Evaluation, Statistics
+from parlour.games.ui import Move, TerminalUI, WebUI
 from tests.games.countdown import rules as R
+from tests.games.countdown.env import raw_env
 
 if TYPE_CHECKING:
-    from parlour.eval.tournament import GameRecord
+    from parlour.games.stepping import GameRecord
 
 # -- a scripted agent -------------------------------------------------------------------------------
 
@@ -50,7 +52,7 @@ class CarefulAgent:
 
 
 def careful_agent(spec: str, seed: int | None) -> CarefulAgent:
-    """The ``countdown.careful`` builder (``GameSpec.agents``); it takes no options."""
+    """The ``countdown.careful`` builder (``Game.agents``); it takes no options."""
     return CarefulAgent(spec)
 
 
@@ -85,7 +87,7 @@ class CountdownStatistics(Statistics):
 # -- parlour play -----------------------------------------------------------------------------------
 
 
-class CountdownUI(PlayUI):
+class CountdownUI(TerminalUI):
     """``parlour play countdown``: your hand, the counter, who busted."""
 
     default_players = 2
@@ -117,28 +119,27 @@ class CountdownUI(PlayUI):
 
 
 def redeal(raw_env: Any, seat: int, rng: np.random.Generator) -> None:
-    """``GameSpec.hidden_redeal``: reshuffle what ``seat`` cannot see (other hands, deck)."""
+    """``Game.hidden_redeal``: reshuffle what ``seat`` cannot see (other hands, deck)."""
     R.redeal_hidden(raw_env.game, seat, rng)
 
 
-SPEC = register_game(
-    GameSpec(
+GAME = register_game(
+    Game(
         name="countdown",
-        env_factory="tests.games.countdown.env:raw_env",
+        make_env=raw_env,
         min_players=R.MIN_PLAYERS,
         max_players=R.MAX_PLAYERS,
-        players_option="num_players",
         baselines=("random", "countdown.careful"),
-        eval_baselines=("random", "countdown.careful"),
+        agents={"countdown.careful": careful_agent},
         configurations=(
             (2, {}),
             (3, {}),
             (2, {"start": 10, "hand_size": 2}),
             (3, {"start": R.MAX_START, "hand_size": R.MAX_HAND}),
         ),
-        hidden_redeal=f"{__name__}:redeal",
-        agents={"countdown.careful": f"{__name__}:careful_agent"},
-        stats=CountdownStatistics(),
-        play_ui=CountdownUI,
+        hidden_redeal=redeal,
+        evaluation=Evaluation(statistics=CountdownStatistics()),
+        terminal=CountdownUI(),
+        web=WebUI(),  # the default page hooks: the view as JSON
     )
 )
