@@ -264,8 +264,13 @@ def choose_stepper(
             return LockstepStepper(
                 game, players, specs, seed, game_options, choice.decide, trust=trust
             )
-        if choice is not None:
+        if isinstance(choice, Stepper):
             return choice
+        if choice is not None:
+            raise TypeError(
+                f"{game.batched_tournament} returned a {type(choice).__name__}: a Stepper, "
+                "Lockstep or None expected (parlour.games.stepping)"
+            )
     return _WORKER["stepper"]
 
 

@@ -69,3 +69,15 @@ def test_the_driver_chooses_the_stepper(monkeypatch, specs, options, kind):
     assert isinstance(T.choose_stepper(game, 2, specs, 0, options), kind)
     monkeypatch.setenv(T.NO_BATCH_ENV, "1")
     assert T.choose_stepper(game, 2, specs, 0, options) is T._WORKER["stepper"]
+
+
+def _records_hook(players, specs, seed, game_options, *, trust=False):
+    return []  # (what the hook returned before it answered a stepper: records)
+
+
+def test_a_hook_that_answers_no_stepper_is_refused():
+    import dataclasses
+
+    game = dataclasses.replace(get_game("audition"), batched_tournament=f"{__name__}:_records_hook")
+    with pytest.raises(TypeError, match="a Stepper, Lockstep or None expected"):
+        T.choose_stepper(game, 2, ["random", "audition.greedy"], 0, {})

@@ -26,7 +26,7 @@ from parlour.games import Column, GameSpec, Statistics, register_game
 from tests.games.countdown import rules as R
 
 if TYPE_CHECKING:
-    from parlour.eval.tournament import GameRecord
+    from parlour.games.stepping import GameRecord
 
 # -- a scripted agent -------------------------------------------------------------------------------
 
