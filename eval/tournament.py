@@ -292,7 +292,9 @@ def play_jobs(
     return records
 
 
-def _play_pool(init: tuple, jobs: Jobs, workers: int, done: Callable[[int], Any]) -> list:
+def _play_pool(
+    init: tuple, jobs: Jobs, workers: int, done: Callable[[int], Any]
+) -> list[GameRecord]:
     """The records of ``jobs`` played per game by ``workers`` processes (in finishing order),
     fed :data:`POOL_WINDOW` games at a time."""
     records: list[GameRecord] = []
