@@ -36,8 +36,8 @@ The result (the JSON of ``parlour eval``):
 | the game's own keys | from its :class:`~parlour.games.Statistics`: per kind (``agent_stats``) and per tournament (``tournament_stats``); e.g. Awkward Guests' ``solved``, ``mean_rounds``, ``wrong_accusations``, ``accusations`` (:mod:`parlour.games.guests.plugin`) |
 
 The game's statistics come from the env's ``results()`` at the end of each game: ``stats.game_keys`` (numbers, in
-:attr:`GameRecord.extras`) and ``stats.seat_keys`` (per-agent numbers, in
-:attr:`GameRecord.seat_stats`); a game without statistics (Audition) gets none of these keys.
+:attr:`~parlour.games.stepping.GameRecord.extras`) and ``stats.seat_keys`` (per-agent numbers, in
+:attr:`~parlour.games.stepping.GameRecord.seat_stats`); a game without statistics (Audition) gets none of these keys.
 
 :func:`play_games` plays the games and returns their records (in deal, then arrangement order);
 it also takes another list of seat arrangements (``parlour league`` plays its pairings' tables
@@ -45,13 +45,30 @@ through it, :mod:`parlour.eval.league`). Shipped models among the agents (``ppo:
 game options they were trained with for the keys the tournament leaves unset
 (:func:`parlour.models.seat_options`); the result's ``game_options`` are the options played.
 
+The driver
+----------
+
+:func:`play_games` is the one driver of every tournament: it checks the settings against their
+limits, makes the jobs (:class:`Jobs`: ``(deal, arrangement)``, made lazily), chooses a
+*stepper* (:mod:`parlour.games.stepping`: the protocol, :class:`~parlour.games.stepping.GameRecord`
+and the steppers' table) and has it play them, shows the progress, and sorts the records:
+
+| step | function |
+|---|---|
+| check the settings (distinct specs, players, ``games``, ``workers``) | :func:`_check_settings`, :func:`_check_workers` |
+| build this process's per-game stepper (bad settings raise here, before any worker starts) | :func:`per_game_stepper` (:func:`_init_worker`) |
+| choose the stepper: the game's ``batched_tournament`` hook's answer (a stepper, :class:`~parlour.games.stepping.Lockstep`, or ``None``), else per game | :func:`choose_stepper` |
+| play in this process, ``stepper.batch`` games at a time (batched, lockstep, or per game with ``workers=1``) | :func:`play_jobs` |
+| play per game over ``workers`` processes (``spawn``; the games fed :data:`POOL_WINDOW` at a time; workers ignore Ctrl-C, the parent closes them) | :func:`_play_pool` |
+| sort the records (deal, then arrangement); the wall time | :func:`play_games` |
+
 Games run in parallel over ``workers`` processes (default: one per core) with a progress bar;
 ``workers=1`` plays in this process. Results are identical for any worker count. A game with a
-``batched_tournament`` hook (Audition: :mod:`parlour.games.audition.batched_tournament`) plays all games at once
-in this process instead when its agents allow, or — with a search agent — in lockstep
-(:mod:`parlour.eval.lockstep`: per-game envs side by side, the search agents' rollouts
-batched across games); the same records either way (set ``PARLOUR_NO_BATCHED_EVAL=1`` to force
-the per-game path).
+``batched_tournament`` hook (Audition: :mod:`parlour.games.audition.batched_tournament`) plays all
+games in this process instead when its agents allow — batched on its engine, or, with a search
+agent, in lockstep (:mod:`parlour.eval.lockstep`: per-game envs side by side, the search agents'
+rollouts batched across games); the same records either way (set ``PARLOUR_NO_BATCHED_EVAL=1`` to
+force the per-game path).
 """
 
 from __future__ import annotations
@@ -61,19 +78,21 @@ import math
 import multiprocessing as mp
 import os
 import time
-from collections.abc import Generator, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
+from tqdm.auto import tqdm
 
-from parlour.agents.factory import check_agents_fit
+from parlour.agents.factory import check_agents_fit, make_agent
 from parlour.errors import UserError
-from parlour.games.stepping import GameRecord
+from parlour.eval.lockstep import LockstepStepper
+from parlour.games import Game, get_game, make_raw_env
+from parlour.games.stepping import GameRecord, Job, Lockstep, PerGameStepper, Stepper
 from parlour.limits import MAX_ARRANGEMENTS, MAX_GAMES, MAX_WORKERS
-
-if TYPE_CHECKING:
-    from parlour.games import Game
+from parlour.models import seat_options
+from parlour.safe_stop import workers_ignore_interrupts
 
 Z95 = 1.959963984540054
 #: set this environment variable to play every game per game (no ``batched_tournament`` hook)
@@ -132,7 +151,7 @@ def check_arrangements(count: int, who: str, players: int) -> None:
         )
 
 
-class Jobs(Sequence[tuple[int, tuple[int, ...]]]):
+class Jobs(Sequence[Job]):
     """The ``(deal, arrangement)`` games of a tournament, deal by deal, each made when it is
     asked for: its memory does not grow with the games (a slice is a list of that part)."""
 
@@ -142,7 +161,7 @@ class Jobs(Sequence[tuple[int, tuple[int, ...]]]):
     def __len__(self) -> int:
         return self.deals * len(self.table)
 
-    def _job(self, i: int) -> tuple[int, tuple[int, ...]]:
+    def _job(self, i: int) -> Job:
         deal, k = divmod(i, len(self.table))
         return deal, self.table[k]
 
@@ -152,15 +171,21 @@ class Jobs(Sequence[tuple[int, tuple[int, ...]]]):
         i = range(len(self))[index]  # (negative indices; IndexError past the end)
         return self._job(i)
 
-    def __iter__(self) -> Iterator[tuple[int, tuple[int, ...]]]:
+    def __iter__(self) -> Iterator[Job]:
         for deal in range(self.deals):
             for kinds in self.table:
                 yield deal, kinds
 
 
-# -- playing (one worker) -------------------------------------------------------------------
+# -- steppers and workers -----------------------------------------------------------------------
 
+#: this process's per-game stepper (``"stepper"``), or why a pool worker could not start
+#: (``"error"``)
 _WORKER: dict[str, Any] = {}
+
+
+class WorkerStartError(UserError):
+    """A pool worker's setup failed (e.g. its model file vanished)."""
 
 
 def check_players(game: Game, players: Any) -> None:
@@ -173,17 +198,15 @@ def check_players(game: Game, players: Any) -> None:
         )
 
 
-def _init_worker(
+def per_game_stepper(
     game: Game,
     players: int,
     game_options: dict,
     specs: Sequence[str],
     seed: int,
     trust: bool = False,
-) -> None:
-    from parlour.agents.factory import make_agent
-    from parlour.games import make_raw_env
-
+) -> PerGameStepper:
+    """The per-game stepper of a tournament: one env, and an agent per (kind, seat)."""
     try:
         env = make_raw_env(game, players, **game_options)
     except TypeError as exc:  # an option the game's constructor does not take
@@ -194,14 +217,17 @@ def _init_worker(
         for s in range(players)
     }
     check_agents_fit(agents.values(), env)
-    _WORKER.update(env=env, agents=agents, seed=seed, stats=game.evaluation.statistics)
+    return PerGameStepper(env, agents, seed, game.evaluation.statistics)
+
+
+def _init_worker(*init: Any) -> None:
+    """This process's per-game stepper (``init``: :func:`per_game_stepper`'s arguments)."""
+    _WORKER["stepper"] = per_game_stepper(*init)
 
 
 def _init_pool_worker(*init: Any) -> None:
     """A pool worker's initializer: never raises (``multiprocessing.Pool`` would respawn the
     worker forever); the error is re-raised by the worker's first game, in the parent."""
-    from parlour.safe_stop import workers_ignore_interrupts
-
     workers_ignore_interrupts()
     _WORKER.clear()
     if any(spec.startswith("ppo:") for spec in init[3]):  # one torch thread per worker process
@@ -214,77 +240,73 @@ def _init_pool_worker(*init: Any) -> None:
         _WORKER["error"] = f"an evaluation worker could not start: {type(exc).__name__}: {exc}"
 
 
-def _play_in_pool(job: tuple[int, tuple[int, ...]]) -> GameRecord:
+def _play_in_pool(job: Job) -> GameRecord:
     if "error" in _WORKER:
         raise WorkerStartError(_WORKER["error"])
-    return _play(job)
+    return _WORKER["stepper"].play_one(job)
 
 
-class WorkerStartError(UserError):
-    """A pool worker's setup failed (e.g. its model file vanished)."""
+def choose_stepper(
+    game: Game,
+    players: int,
+    specs: Sequence[str],
+    seed: int,
+    game_options: dict[str, Any],
+    trust: bool = False,
+) -> Stepper:
+    """The stepper that plays the tournament (the table of :mod:`parlour.games.stepping`): the
+    game's ``batched_tournament`` hook's answer, else (no hook, it declines, or
+    :data:`NO_BATCH_ENV` is set) this process's per-game stepper (:func:`_init_worker` first)."""
+    if game.evaluation.batched_tournament is not None and not os.environ.get(NO_BATCH_ENV):
+        hook = game.evaluation.batched_tournament
+        choice = hook(players, list(specs), seed, game_options, trust=trust)
+        if isinstance(choice, Lockstep):
+            return LockstepStepper(
+                game, players, specs, seed, game_options, choice.decide, trust=trust
+            )
+        if isinstance(choice, Stepper):
+            return choice
+        if choice is not None:
+            raise TypeError(
+                f"{game.evaluation.batched_tournament} returned a {type(choice).__name__}: a Stepper, "
+                "Lockstep or None expected (parlour.games.stepping)"
+            )
+    return _WORKER["stepper"]
 
 
-def _play(job: tuple[int, tuple[int, ...]], record: list[int] | None = None) -> GameRecord:
-    """One game (``record``: a list the actions played are appended to, for replays)."""
-    env, agents, seed, stats = _WORKER["env"], _WORKER["agents"], _WORKER["seed"], _WORKER["stats"]
-    moves = game_moves(job, env, agents, seed, stats)
-    request = next(moves)
-    while True:
-        agent, obs, view = request
-        action = agent.act(obs, view)
-        if record is not None:
-            record.append(int(action))
-        try:
-            request = moves.send(action)
-        except StopIteration as stop:
-            return stop.value
+def play_jobs(
+    stepper: Stepper, jobs: Sequence[Job], done: Callable[[int], Any] | None = None
+) -> list[GameRecord]:
+    """The records of ``jobs`` played by ``stepper`` in this process, ``stepper.batch`` at a
+    time (a slice of a lazy :class:`Jobs` is made only when it is played); ``done(n)`` after
+    each batch of ``n``."""
+    records: list[GameRecord] = []
+    for start in range(0, len(jobs), stepper.batch):
+        part = jobs[start : start + stepper.batch]
+        played = stepper.play(part)
+        if len(played) != len(part):
+            raise RuntimeError(f"a stepper returned {len(played)} records for {len(part)} games")
+        records += played
+        if done is not None:
+            done(len(part))
+    return records
 
 
-def game_moves(
-    job: tuple[int, tuple[int, ...]], env: Any, agents: dict, seed: int, stats: Any
-) -> Generator[tuple[Any, Any, Any], int, GameRecord]:
-    """One game as a coroutine: yields ``(agent, observation, view)`` at each decision, is sent
-    the action, returns the :class:`GameRecord` (``agents``: ``(kind, seat)`` → agent, reset
-    here for the deal). The per-game path and the lockstep path
-    (:mod:`parlour.eval.lockstep`) both play through it."""
-    deal, kinds = job
-    env.reset(seed=seed + deal)
-    names = env.possible_agents
-    seat_agents = {}
-    for s, k in enumerate(kinds):
-        agent = agents[(k, s)]
-        agent.reset(int(np.random.SeedSequence([seed, deal, s, k]).generate_state(1)[0]))
-        seat_agents[names[s]] = agent
-    length = 0
-    rewards = dict.fromkeys(names, 0.0)
-    for name in env.agent_iter():
-        obs, reward, term, trunc, _ = env.last()
-        rewards[name] += reward
-        if term or trunc:
-            env.step(None)
-            continue
-        action = yield seat_agents[name], obs, env.player_view(name)
-        env.step(action)
-        length += 1
-    final_info = env.unwrapped.results()
-    score_map = final_info.get("scores", {})
-    winners = [names.index(w) for w in final_info.get("winners", [])]
-    extras = {k: float(final_info[k]) for k in stats.game_keys if k in final_info}
-    seat_stats = []
-    if any(k in final_info for k in stats.seat_keys):
-        seat_stats = [
-            {k: float(final_info[k][a]) for k in stats.seat_keys if k in final_info} for a in names
-        ]
-    return GameRecord(
-        deal=deal,
-        kinds=kinds,
-        rewards=[float(rewards[a]) for a in names],
-        scores=[score_map.get(a) for a in names],
-        winners=winners,
-        length=length,
-        extras=extras,
-        seat_stats=seat_stats,
-    )
+def _play_pool(
+    init: tuple, jobs: Jobs, workers: int, done: Callable[[int], Any]
+) -> list[GameRecord]:
+    """The records of ``jobs`` played per game by ``workers`` processes (in finishing order),
+    fed :data:`POOL_WINDOW` games at a time."""
+    records: list[GameRecord] = []
+    ctx = mp.get_context("spawn")
+    chunk = max(1, min(len(jobs), POOL_WINDOW) // (workers * 16))
+    with ctx.Pool(workers, initializer=_init_pool_worker, initargs=init) as pool:
+        for start in range(0, len(jobs), POOL_WINDOW):
+            window = jobs[start : start + POOL_WINDOW]
+            for rec in pool.imap_unordered(_play_in_pool, window, chunksize=chunk):
+                records.append(rec)
+                done(1)
+    return records
 
 
 # -- aggregation ------------------------------------------------------------------------------
@@ -324,8 +346,6 @@ def summarize(
     records: Sequence[GameRecord], specs: Sequence[str], game: Game | str, players: int
 ) -> dict[str, Any]:
     """The tournament result dictionary (the JSON written by ``parlour eval``)."""
-    from parlour.games import get_game
-
     game_spec = get_game(game)
     k = len(specs)
     seat_games = np.zeros(k)
@@ -401,7 +421,7 @@ def summarize(
     return result
 
 
-# -- running ----------------------------------------------------------------------------------
+# -- running (the driver) -----------------------------------------------------------------------
 
 
 @dataclass
@@ -434,8 +454,6 @@ def run_tournament(
     itself goes to the worker processes, so a game registered only in this process plays too.
     ``trust`` lets pickle-bearing model files load (``--trust-model``; every worker gets it).
     """
-    from parlour.games import get_game
-
     game = get_game(game)
     played = play_games(
         game, players, specs, games, seed, game_options, workers, progress, desc, trust=trust
@@ -469,50 +487,28 @@ def play_games(
 
     Shipped models among ``specs`` bring the game options they were trained with for the keys
     ``game_options`` leaves unset (:func:`parlour.models.seat_options`)."""
-    from parlour.games import get_game
-    from parlour.models import seat_options
-
     game = get_game(game)
     specs = list(specs)
-    if len(set(specs)) != len(specs):
-        raise ValueError(f"agent specs must be distinct, got {specs}")
-    if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
-        raise ValueError(f"--games: must be an int in 1..{MAX_GAMES:,}, got {games!r}")
-    check_players(game, players)
+    _check_settings(game, players, specs, games)
     game_options = seat_options(specs, game_options or {})
-    if workers is not None and (
-        isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= MAX_WORKERS
-    ):
-        raise ValueError(
-            f"--workers: must be an int in 1..{MAX_WORKERS} (or None: one per core), got {workers!r}"
-        )
+    _check_workers(workers)
     table = list(table) if table is not None else arrangements(len(specs), players)
-    deals = math.ceil(games / len(table))
-    jobs = Jobs(deals, table)
+    jobs = Jobs(math.ceil(games / len(table)), table)
     workers = min(workers or os.cpu_count() or 1, len(jobs))
     t0 = time.perf_counter()
     init = (game, players, game_options, specs, seed, trust)
     _init_worker(*init)  # here first: bad settings raise now, not in (respawning) pool workers
     bar = _progress(len(jobs), desc, progress)
-    records: list[GameRecord] = []
-    batched = _play_batched(game, players, specs, jobs, seed, game_options, trust)
-    if batched is not None:  # the game's batched path: the same records, one process
-        records, workers = batched, 1
-        bar.update(len(jobs))
-    elif workers <= 1:
-        for job in jobs:
-            records.append(_play(job))
-            bar.update(1)
-    else:
-        ctx = mp.get_context("spawn")
-        chunk = max(1, min(len(jobs), POOL_WINDOW) // (workers * 16))
-        with ctx.Pool(workers, initializer=_init_pool_worker, initargs=init) as pool:
-            for start in range(0, len(jobs), POOL_WINDOW):
-                window = jobs[start : start + POOL_WINDOW]
-                for rec in pool.imap_unordered(_play_in_pool, window, chunksize=chunk):
-                    records.append(rec)
-                    bar.update(1)
-    bar.close()
+    try:
+        stepper = choose_stepper(game, players, specs, seed, game_options, trust)
+        if not isinstance(stepper, PerGameStepper):  # batched or lockstep: one process
+            workers = 1
+        if workers <= 1:
+            records = play_jobs(stepper, jobs, bar.update)
+        else:
+            records = _play_pool(init, jobs, workers, bar.update)
+    finally:
+        bar.close()
     order: dict[tuple[int, ...], int] = {}
     for i, kinds in enumerate(table):
         order.setdefault(kinds, i)  # (the first, as the arrangements may repeat)
@@ -521,23 +517,24 @@ def play_games(
     return Played(records, game_options, workers, wall)
 
 
-def _play_batched(
-    game: Game,
-    players: int,
-    specs: list[str],
-    jobs: Jobs,
-    seed: int,
-    options: dict,
-    trust: bool = False,
-) -> list[GameRecord] | None:
-    """The records from the game's ``batched_tournament`` hook (None: none, or it declines)."""
-    if game.evaluation.batched_tournament is None or os.environ.get(NO_BATCH_ENV):
-        return None
-
-    return game.evaluation.batched_tournament(players, specs, jobs, seed, options, trust=trust)
+def _check_settings(game: Game, players: Any, specs: list[str], games: Any) -> None:
+    """``ValueError`` for repeated specs, or players or games out of their bounds."""
+    if len(set(specs)) != len(specs):
+        raise ValueError(f"agent specs must be distinct, got {specs}")
+    if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
+        raise ValueError(f"--games: must be an int in 1..{MAX_GAMES:,}, got {games!r}")
+    check_players(game, players)
 
 
-def _progress(total: int, desc: str, enabled: bool):
-    from tqdm.auto import tqdm
+def _check_workers(workers: Any) -> None:
+    """``ValueError`` unless ``workers`` is ``None`` or an int in its bounds."""
+    if workers is not None and (
+        isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= MAX_WORKERS
+    ):
+        raise ValueError(
+            f"--workers: must be an int in 1..{MAX_WORKERS} (or None: one per core), got {workers!r}"
+        )
 
+
+def _progress(total: int, desc: str, enabled: bool) -> Any:
     return tqdm(total=total, desc=desc, unit="game", disable=not enabled, leave=False)

@@ -30,7 +30,7 @@ they load when training needs them, so ``parlour eval`` and ``parlour play`` nev
 | field | meaning |
 |---|---|
 | ``statistics`` | :class:`Statistics`: the game's own numbers in tournaments, training logs and reports |
-| ``batched_tournament`` | ``function(players, specs, jobs, seed, game_options, *, trust) -> records | None``: tournament games played in batch (``None``: one game at a time) |
+| ``batched_tournament`` | ``function(players, specs, seed, game_options, *, trust) -> Stepper | Lockstep | None``: how tournament games are played in batch (:mod:`parlour.games.stepping`; ``None``: one game at a time) |
 
 | :class:`Statistics` hook | used by |
 |---|---|
@@ -115,8 +115,8 @@ class Evaluation:
 
     #: the game's own numbers in tournaments, training logs and reports
     statistics: Statistics = Statistics()
-    #: tournament games played in batch: function(players, specs, jobs, seed, game_options, *,
-    #: trust) -> records, or None from it (or no function): one game at a time
+    #: how tournament games are played in batch: function(players, specs, seed, game_options, *,
+    #: trust) -> Stepper | Lockstep | None (:mod:`parlour.games.stepping`); None: one at a time
     batched_tournament: Callable[..., Any] | None = None
 
 

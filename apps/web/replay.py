@@ -240,14 +240,14 @@ def save_tournament_replays(
     if count <= 0:
         return []
     table = T.arrangements(len(specs), players)
-    T._init_worker(spec, players, dict(options), list(specs), seed, trust)
+    stepper = T.per_game_stepper(spec, players, dict(options), list(specs), seed, trust)
     out.mkdir(parents=True, exist_ok=True)
     paths = []
     for k in range(count):
         deal, kinds = k // len(table), table[k % len(table)]
         actions: list[int] = []
-        T._play((deal, kinds), record=actions)
-        results = T._WORKER["env"].unwrapped.results()
+        stepper.play_one((deal, kinds), record=actions)
+        results = stepper.env.unwrapped.results()
         agents = [specs[i] for i in kinds]
         doc = make_replay(spec.name, players, options, seed + deal, agents, actions, results)
         path = out / f"replay_{k:04d}.json"

@@ -1,9 +1,11 @@
-"""Tournament games of Audition played in batch (the ``Game.batched_tournament`` hook).
+"""Audition's batched stepper (what the ``Game.batched_tournament`` hook answers).
 
-:func:`play_batched` plays the jobs of :func:`parlour.eval.tournament.run_tournament` — deal
-``d`` dealt as ``reset(seed=seed + d)``, a seat → agent-kind arrangement — all at once on the
-batched engine (:mod:`parlour.envs.audition.batched`), and returns the same
-:class:`~parlour.games.stepping.GameRecord` list as the per-game path, decision for decision:
+:func:`play_batched` is the hook (:mod:`parlour.games.stepping`): for a tournament of
+:func:`parlour.eval.tournament.run_tournament` it answers :class:`BatchedStepper`, which plays the
+driver's jobs — deal ``d`` dealt as ``reset(seed=seed + d)``, a seat → agent-kind arrangement —
+:data:`CHUNK` at a time on the batched engine (:mod:`parlour.envs.audition.batched`), and returns
+the same :class:`~parlour.games.stepping.GameRecord` list as the per-game stepper, decision for
+decision:
 
 | agent spec | decided how | equal to the per-game agent because |
 |---|---|---|
@@ -12,12 +14,14 @@ batched engine (:mod:`parlour.envs.audition.batched`), and returns the same
 | ``ppo:PATH`` | one forward pass per kind and step over the games where it is to move, argmax of the masked logits | the same network on the same observations |
 | ``ppo:PATH:sample`` | batched logits, then a draw per game from its seeded generator | as above |
 
-A tournament with a search agent (``audition.expert``, ``audition.search``: :data:`SEARCH_AGENTS`)
-is played in lockstep instead (:mod:`parlour.eval.lockstep`: per-game envs side by side,
-the search agents' rollouts of all games batched by
-:func:`parlour.games.audition.rollouts.decide_many`, the other agents acting per game). Any other
-spec returns ``None``: the tournament plays per game. ``tests/train/test_batched_eval.py`` and
-``tests/train/test_lockstep_eval.py`` check the equality against the per-game path.
+| the tournament's agents and options | the hook answers | so the games are played |
+|---|---|---|
+| a search agent (``audition.expert``, ``audition.search``: :data:`SEARCH_AGENTS`) | :class:`~parlour.games.stepping.Lockstep` of :func:`~parlour.games.audition.rollouts.decide_many` | in lockstep (:mod:`parlour.eval.lockstep`: per-game envs side by side, the search agents' rollouts of all games batched, the other agents acting per game) |
+| every spec in the table above, every env option known to the engine | :class:`BatchedStepper` | batched |
+| anything else (another spec, ``seer``, ``render_mode``) | ``None`` | per game |
+
+``tests/train/test_batched_eval.py``, ``tests/train/test_lockstep_eval.py`` and
+``tests/train/test_steppers.py`` check the equality against the per-game stepper.
 """
 
 from __future__ import annotations
@@ -27,11 +31,14 @@ from typing import Any
 
 import numpy as np
 
+from parlour.agents.ppo import load_policy
 from parlour.envs.audition import rules as R
 from parlour.envs.audition.batched import ENV_OPTIONS, BatchedAudition, StepResult
 from parlour.games.audition.batched_agents import greedy_actions, policy_logits
+from parlour.games.audition.rollouts import decide_many
+from parlour.games.stepping import GameRecord, Job, Lockstep, agent_seed
 
-#: games stepped together (bigger tournaments are played in chunks of this many)
+#: games stepped together (the driver hands the stepper batches of this many)
 CHUNK = 4096
 #: agents whose tournaments are played in lockstep (their rollouts batched across games)
 SEARCH_AGENTS = ("audition.expert", "audition.search")
@@ -41,8 +48,6 @@ def _kind_player(spec: str, trust: bool = False) -> tuple[str, Any] | None:
     if spec in ("random", "audition.greedy"):
         return spec, None
     if spec.startswith("ppo:"):
-        from parlour.agents.ppo import load_policy
-
         path, sample = spec[len("ppo:") :], False
         if path.endswith(":sample"):
             path, sample = path[: -len(":sample")], True
@@ -53,75 +58,66 @@ def _kind_player(spec: str, trust: bool = False) -> tuple[str, Any] | None:
 def play_batched(
     players: int,
     specs: Sequence[str],
-    jobs: Sequence[tuple[int, tuple[int, ...]]],
     seed: int,
     game_options: dict[str, Any],
     *,
     trust: bool = False,
-) -> list[Any] | None:
-    """The records of ``jobs`` (``(deal, kinds)``), or ``None`` if a spec cannot play batched or
-    an env option has no batched counterpart (``seer``, ``render_mode``: the per-game path).
-    ``trust``: pickle-bearing model files may load (``--trust-model``)."""
+) -> BatchedStepper | Lockstep | None:
+    """The hook: how this tournament's games are played (the table above); ``None`` if a spec
+    cannot play batched or an env option has no batched counterpart (``seer``, ``render_mode``:
+    the per-game path). ``trust``: pickle-bearing model files may load (``--trust-model``)."""
     if any(spec.partition(":")[0] in SEARCH_AGENTS for spec in specs):
-        from parlour.eval.lockstep import play_lockstep
-        from parlour.games import get_game
-        from parlour.games.audition.rollouts import decide_many
-
-        game = get_game("audition")
-        return play_lockstep(
-            game, players, specs, jobs, seed, game_options, decide_many, trust=trust
-        )
+        return Lockstep(decide_many)
     kinds = [_kind_player(s, trust) for s in specs]
     if any(k is None for k in kinds) or not set(game_options) <= set(ENV_OPTIONS):
         return None
-    records = []
-    for start in range(0, len(jobs), CHUNK):
-        records += _play_chunk(players, kinds, jobs[start : start + CHUNK], seed, game_options)
-    return records
+    return BatchedStepper(players, kinds, seed, game_options)
 
 
-def _play_chunk(
-    players: int,
-    kinds: list[Any],
-    jobs: Sequence[tuple[int, tuple[int, ...]]],
-    seed: int,
-    game_options: dict[str, Any],
-) -> list[Any]:
-    from parlour.games.stepping import GameRecord
+class BatchedStepper:
+    """Plays up to :data:`CHUNK` games at once on one batched engine (``kinds``: per agent spec,
+    ``(name, policy)`` from :func:`_kind_player`)."""
 
-    N = len(jobs)
-    eng = BatchedAudition(N, players, auto_reset=False, **game_options)
-    eng.reset([seed + deal for deal, _ in jobs])
-    seat_kind = np.array([k for _, k in jobs], np.int64)  # (N, players)
-    rngs = {
-        (i, s): np.random.default_rng(
-            int(np.random.SeedSequence([seed, deal, s, k]).generate_state(1)[0])
-        )
-        for i, (deal, ks) in enumerate(jobs)
-        for s, k in enumerate(ks)
-    }
-    total = StepResult.empty(N, players)
-    while True:
-        live = np.flatnonzero(eng.phase != R.PH_OVER)
-        if len(live) == 0:
-            break
-        actions = np.zeros(N, np.int64)
-        acting = seat_kind[live, eng.current[live]]
-        for k in np.unique(acting):
-            games = live[acting == k]
-            actions[games] = _decide(eng, kinds[int(k)], games, rngs)
-        total.merge(eng.step(actions, games=live))
-    return [
-        GameRecord(
-            deal=deal,
-            kinds=tuple(ks),
-            rewards=[float(r) for r in total.rewards[i]],
-            scores=[int(x) for x in total.scores[i]],
-            winners=[int(p) for p in np.flatnonzero(total.winners[i])],
-            length=int(total.lengths[i]),
-        )
-        for i, (deal, ks) in enumerate(jobs)
-    ]
+    batch = CHUNK
+
+    def __init__(
+        self, players: int, kinds: list[Any], seed: int, game_options: dict[str, Any]
+    ) -> None:
+        self.players, self.kinds, self.seed, self.game_options = players, kinds, seed, game_options
+
+    def play(self, jobs: Sequence[Job]) -> list[GameRecord]:
+        """The records of ``jobs``, in order."""
+        N, seed = len(jobs), self.seed
+        eng = BatchedAudition(N, self.players, auto_reset=False, **self.game_options)
+        eng.reset([seed + deal for deal, _ in jobs])
+        seat_kind = np.array([k for _, k in jobs], np.int64)  # (N, players)
+        rngs = {
+            (i, s): np.random.default_rng(agent_seed(seed, deal, s, k))
+            for i, (deal, ks) in enumerate(jobs)
+            for s, k in enumerate(ks)
+        }
+        total = StepResult.empty(N, self.players)
+        while True:
+            live = np.flatnonzero(eng.phase != R.PH_OVER)
+            if len(live) == 0:
+                break
+            actions = np.zeros(N, np.int64)
+            acting = seat_kind[live, eng.current[live]]
+            for k in np.unique(acting):
+                games = live[acting == k]
+                actions[games] = _decide(eng, self.kinds[int(k)], games, rngs)
+            total.merge(eng.step(actions, games=live))
+        return [
+            GameRecord(
+                deal=deal,
+                kinds=tuple(ks),
+                rewards=[float(r) for r in total.rewards[i]],
+                scores=[int(x) for x in total.scores[i]],
+                winners=[int(p) for p in np.flatnonzero(total.winners[i])],
+                length=int(total.lengths[i]),
+            )
+            for i, (deal, ks) in enumerate(jobs)
+        ]
 
 
 def _decide(eng: BatchedAudition, kind: tuple[str, Any], games: np.ndarray, rngs: dict) -> Any:

@@ -225,16 +225,41 @@ def test_jobs_are_made_lazily_and_equal_the_old_list():
     assert len(huge) == 6 * 10**12 and huge[-1] == (10**12 - 1, table[-1])
 
 
-def test_the_batched_path_gets_the_lazy_jobs(monkeypatch):
-    seen = []
+class _Stop(Exception):
+    pass
 
-    def hook(game, players, specs, jobs, seed, options, trust):
-        seen.append(jobs)
-        return None  # decline: the per-game path plays
 
-    monkeypatch.setattr(T, "_play_batched", hook)
-    played = T.play_games("audition", 2, ["random", "audition.greedy"], 4, progress=False)
-    assert isinstance(seen[0], T.Jobs) and len(seen[0]) == 4 and len(played.records) == 4
+class _Spy:
+    """A stepper that records the jobs it is handed and plays them per game (``stop_after``:
+    plays none, stops the driver at that call)."""
+
+    def __init__(self, batch: int, stop_after: int | None = None) -> None:
+        self.batch, self.stop_after, self.seen = batch, stop_after, []
+
+    def play(self, jobs):
+        self.seen.append(jobs)
+        if self.stop_after is None:
+            return T._WORKER["stepper"].play(jobs)
+        if len(self.seen) >= self.stop_after:
+            raise _Stop  # (stops the driver: the test only looks at the first slices)
+        return [None] * len(jobs)
+
+
+def test_the_driver_hands_a_stepper_the_lazy_jobs_a_batch_at_a_time(monkeypatch):
+    spy = _Spy(batch=3)
+    monkeypatch.setattr(T, "choose_stepper", lambda *a, **k: spy)
+    played = T.play_games("audition", 2, ["random", "audition.greedy"], 8, progress=False)
+    assert [len(jobs) for jobs in spy.seen] == [3, 3, 2] and played.workers == 1
+    assert [job for jobs in spy.seen for job in jobs] == list(T.Jobs(4, T.arrangements(2, 2)))
+    huge = _Spy(batch=5, stop_after=2)  # slices of a lazy Jobs: a list of all would not fit
+    jobs = T.Jobs(10**12, T.arrangements(3, 2))
+    with pytest.raises(_Stop):
+        T.play_jobs(huge, jobs)
+    assert huge.seen == [jobs[0:5], jobs[5:10]]
+    monkeypatch.undo()
+    monkeypatch.setenv(T.NO_BATCH_ENV, "1")
+    specs = ["random", "audition.greedy"]
+    assert T.play_games("audition", 2, specs, 8, progress=False).records == played.records
 
 
 def test_the_pool_fed_in_windows_plays_the_same_games(monkeypatch):

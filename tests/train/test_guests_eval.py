@@ -57,7 +57,7 @@ class OracleAgent:
         if self.queue:
             return self.queue.pop(0)
         if view.decision == "solution":
-            truth = tournament._WORKER["env"].game.case.solution
+            truth = tournament._WORKER["stepper"].env.game.case.solution
             self.queue = G.accusation_actions(truth, view.accomplice_possible)
             return A.YES
         return int(view.legal_actions[0])

@@ -41,8 +41,8 @@ def test_lockstep_tournament_equals_per_game(monkeypatch, players, specs, option
     import parlour.eval.lockstep as L
 
     played = []
-    real = L.play_lockstep
-    monkeypatch.setattr(L, "play_lockstep", lambda *a, **k: played.append(1) or real(*a, **k))
+    real = L.LockstepStepper.play
+    monkeypatch.setattr(L.LockstepStepper, "play", lambda *a: played.append(1) or real(*a))
 
     def play():
         return tournament(players, specs, games, 5, options)
@@ -54,13 +54,15 @@ def test_lockstep_tournament_equals_per_game(monkeypatch, players, specs, option
 
 
 def test_lockstep_plays_in_chunks_with_the_same_records():
-    from parlour.eval.lockstep import play_lockstep
+    from parlour.eval.lockstep import LockstepStepper
+    from parlour.eval.tournament import play_jobs
     from parlour.games import get_game
     from parlour.games.audition.rollouts import decide_many
 
     game = get_game("audition")
     specs = ["audition.expert:sims=4", "audition.greedy"]
     jobs = [(d, k) for d in range(2) for k in ((0, 1), (1, 0))]
-    whole = play_lockstep(game, 2, specs, jobs, 9, {}, decide_many)
-    assert play_lockstep(game, 2, specs, jobs, 9, {}, decide_many, chunk=3) == whole
+    whole = play_jobs(LockstepStepper(game, 2, specs, 9, {}, decide_many), jobs)
+    chunked = LockstepStepper(game, 2, specs, 9, {}, decide_many, batch=3)
+    assert play_jobs(chunked, jobs) == whole
     assert [(r.deal, r.kinds) for r in whole] == jobs
