@@ -78,6 +78,8 @@ def _records_hook(players, specs, seed, game_options, *, trust=False):
 def test_a_hook_that_answers_no_stepper_is_refused():
     import dataclasses
 
-    game = dataclasses.replace(get_game("audition"), batched_tournament=f"{__name__}:_records_hook")
+    audition = get_game("audition")
+    evaluation = dataclasses.replace(audition.evaluation, batched_tournament=_records_hook)
+    game = dataclasses.replace(audition, evaluation=evaluation)
     with pytest.raises(TypeError, match="a Stepper, Lockstep or None expected"):
         T.choose_stepper(game, 2, ["random", "audition.greedy"], 0, {})

@@ -70,7 +70,7 @@ def test_no_hidden_information_in_any_response(live: Live, game: str, extra: dic
                 assert json.dumps(card_text)[1:-1] not in text
         other = copy.deepcopy(env)
         redeal(other.unwrapped, 1, rng)
-        again = seat_state(session.ui, other, session.human, hints=session.settings.hints)
+        again = seat_state(session.spec, other, session.human, hints=session.settings.hints)
         again["version"] = sent["version"]
         assert json.loads(json.dumps(again)) == sent
         checked += 1
