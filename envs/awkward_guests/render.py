@@ -13,7 +13,7 @@ from __future__ import annotations
 from . import actions as A
 from . import game as G
 from .case.board import WALTON
-from .public_record import records
+from .game.record import padded
 
 
 def render_table(state: G.GuestsState, agents: list[str]) -> str:
@@ -73,7 +73,10 @@ def render_table(state: G.GuestsState, agents: list[str]) -> str:
 
 def last_turn_lines(state: G.GuestsState, agents: list[str]) -> list[str]:
     """The public record of every seat's last finished turn, oldest first (no lines: none)."""
-    turns = sorted((t for t in records(state) if t is not None), key=lambda t: t.turn)
+    turns = sorted(
+        (t for t in padded(state.last_turns, state.num_players) if t is not None),
+        key=lambda t: t.turn,
+    )
     if not turns:
         return []
     lines = ["  last turns:"]

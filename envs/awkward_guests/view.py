@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from . import actions as A
 from . import game as G
 from .case.cards import Card
-from .public_record import PastTurn, view_records
+from .game.record import BidRecord, padded
 
 BID_STATUS = ("pending", "accepted", "declined")
 
@@ -51,6 +51,18 @@ class BidView:
     count: int
     status: str  # "pending", "accepted", "declined"
     answering: bool  # the active player is answering (or paying for) this bid now
+
+
+@dataclass(frozen=True)
+class PastTurn:
+    """A seat's most recent finished turn (:class:`~parlour.envs.awkward_guests.game.record.TurnRecord`)
+    as the view gives it: references by name."""
+
+    seat: int
+    round: int
+    turn: int  # the game's turn number (0 for the first turn of the game)
+    asked: tuple[str, ...]
+    bids: tuple[BidRecord, ...]
 
 
 @dataclass(frozen=True)
@@ -122,6 +134,16 @@ def _pending(state: G.GuestsState, seat: int) -> PendingAccusation | None:
     return PendingAccusation(*names)
 
 
+def _past_turns(state: G.GuestsState) -> tuple[PastTurn | None, ...]:
+    """The public record of every seat's last turn (absolute seats; references named)."""
+    return tuple(
+        None
+        if t is None
+        else PastTurn(t.seat, t.round, t.turn, tuple(A.REFERENCES[r] for r in t.asked), t.bids)
+        for t in padded(state.last_turns, state.num_players)
+    )
+
+
 @functools.cache
 def _seen_by(n: int, seat: int) -> tuple[tuple[int, ...], ...]:
     """``table[bits]``: the other seats set in a ``known`` bitmask (one bit per seat)."""
@@ -184,5 +206,5 @@ def make_view(state: G.GuestsState, seat: int) -> GuestsView:
         pending_accusation=_pending(state, seat),
         result=state.result,
         winners=tuple(state.winners),
-        last_turns=view_records(state, A.REFERENCES),
+        last_turns=_past_turns(state),
     )

@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import dataclasses
+from unittest import mock
 
 import numpy as np
 import pytest
@@ -21,6 +22,7 @@ from hypothesis import strategies as st
 from parlour.envs import awkward_guests_v1
 from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests import game as G
+from parlour.envs.awkward_guests.game import cards as game_cards
 from parlour.envs.awkward_guests.observation import ObservationEncoder
 from parlour.envs.awkward_guests.render import render_table
 from parlour.envs.awkward_guests.view import make_view
@@ -149,15 +151,19 @@ def test_unseen_deck_order_does_not_leak_through_the_env(n, level, seed, data):
     env_a.reset(seed=seed, options={"deck": deck_a, "start": 0})
     env_b.reset(seed=seed, options={"deck": deck_b, "start": 0})
     taken: set[int] = set()  # cards taken off the deck of game A (drawn, or looked at solo)
-    draw = env_a.game._draw_card
+    draw = game_cards.draw_card
 
-    def spy():
-        k = draw()
-        if k is not None:
+    def spy(state):
+        k = draw(state)
+        if k is not None and state is env_a.game:
             taken.add(env_a.game.card_id(k))
         return k
 
-    env_a.game._draw_card = spy
+    with mock.patch.object(game_cards, "draw_card", spy):
+        _play_until_a_swapped_card_is_taken(env_a, env_b, rng, swapped, taken)
+
+
+def _play_until_a_swapped_card_is_taken(env_a, env_b, rng, swapped, taken):
     while env_a.agents:
         if swapped & taken:
             break  # one of the two cards has been taken: from here the games may differ

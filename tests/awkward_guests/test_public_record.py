@@ -24,13 +24,13 @@ import pytest
 from parlour.envs import awkward_guests_v1
 from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests import game as G
+from parlour.envs.awkward_guests.game.record import BidRecord
 from parlour.envs.awkward_guests.observation import (
     LAST_BID_FEATURES,
     LAST_TURN_FEATURES,
     LAST_TURN_LAYOUT,
     ObservationEncoder,
 )
-from parlour.envs.awkward_guests.public_record import BidRecord
 from parlour.envs.awkward_guests.view import make_view
 
 from .game_helpers import deal_deck, generated_case, padded_case, v1, v3

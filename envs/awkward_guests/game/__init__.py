@@ -59,7 +59,7 @@ Rulings (docs/rules/awkward_guests.md#rulings; decided where the published rules
   If nobody made a bid, the active player draws 3 (2 with 1–2 players, see below).
 * **Public record.** What a turn did openly at the table (asked references; per bid: bidder,
   value, card count, accepted, cards paid — never the cards) is kept in ``last_turns`` until
-  that seat's next turn starts (:mod:`parlour.envs.awkward_guests.public_record`).
+  that seat's next turn starts (:mod:`parlour.envs.awkward_guests.game.record`).
 * **Notebooks.** Every card a player holds, receives, draws or is shown is noted in their
   notebook (``seen``; ``seen_log`` keeps the order) and is never forgotten. Each player also
   knows which other players have seen a card when they watched it happen (``known``): the
@@ -105,19 +105,27 @@ statistics (the env's ``results()``), never by the rules.
 Modules
 -------
 
+The state is plain data; the rules are functions over it, one module per part of the game.
+Imports run one way, down this table (``record``, ``rules`` and ``tables`` import nothing else
+of the engine; the engine never imports the adapter above it).
+
 | module | content |
 |---|---|
-| ``rules`` | the constants (phases, decisions, limits), :class:`GuestsConfig`, :class:`IllegalActionError` |
-| ``tables`` | :class:`CaseTables` (per-case lookups by card index), :func:`case_tables` |
-| ``state`` | :class:`GuestsState`: fields, copying, queries, legality, ``apply``, notebooks, drawing, turns and rounds |
-| ``exchange`` | the inquiry, offers and exchange of a turn (:class:`Bid`, ``ExchangeMixin``) |
-| ``accusation`` | the Solution phase and the results (``AccusationMixin``), :func:`accusation_actions` |
 | ``deal`` | :func:`new_game`, :func:`resolve_case` |
+| ``state`` | :class:`GuestsState`: the data with the public methods (legality, ``apply``, results) |
+| ``turns`` | the flow of play: which rules an action goes to, turns (and their public record), the Discard phase, rounds |
+| ``exchange`` | the inquiry, offers and exchange of a turn, :func:`~.exchange.can_accept` |
+| ``accusation`` | the Solution phase, the results, :func:`accusation_actions` |
+| ``cards`` | moving cards (drawing, reshuffling, hands, the bottom of the deck) and noting them (notebooks) |
+| ``data`` | :class:`~.data.GuestsData` (the fields, copying, read-only queries), :class:`Bid` |
+| ``record`` | the public record of every seat's last turn (:class:`~.record.TurnRecord`, :class:`~.record.BidRecord`) |
+| ``tables`` | :class:`CaseTables` (per-case lookups by card index), :func:`case_tables` |
+| ``rules`` | the constants (phases, decisions, limits), :class:`GuestsConfig`, :class:`IllegalActionError` |
 """
 
 from .accusation import accusation_actions
+from .data import BID_ACCEPTED, BID_DECLINED, BID_PENDING, Bid
 from .deal import new_game, resolve_case
-from .exchange import BID_ACCEPTED, BID_DECLINED, BID_PENDING, Bid
 from .rules import (
     D_ACC_MOTIVE,
     D_ACCOMPLICE,

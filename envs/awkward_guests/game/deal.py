@@ -1,4 +1,11 @@
-"""Setting up a game: :func:`new_game` deals a case to a table; :func:`resolve_case`."""
+"""Setting up a game.
+
+| function | what it does |
+|---|---|
+| :func:`new_game` | deals a case to a table: shuffles (or takes a fixed deck order), deals 6 cards per seat in blocks, picks the start seat, starts the first turn |
+| :func:`resolve_case` | a :class:`Case` from a case object or a (verified) case file |
+| :func:`draw_deck_order`, :func:`draw_start` | the deal's two draws from the generator (the case prefetcher repeats them) |
+"""
 
 from __future__ import annotations
 
@@ -10,6 +17,7 @@ from parlour.envs._checks import is_int, require_int
 
 from ..case.case import Case
 from ..case.verify import verified_case
+from . import cards, turns
 from .rules import HAND_SIZE, GuestsConfig
 from .state import GuestsState
 from .tables import case_tables
@@ -95,7 +103,7 @@ def new_game(
         hand_version=[0] * n,
     )
     for p in range(n):
-        state._draw_to(p, HAND_SIZE)
+        cards.draw_to(state, p, HAND_SIZE)
     state.turn_queue = state.order_from(start)
-    state._start_turn()
+    turns.start_turn(state)
     return state

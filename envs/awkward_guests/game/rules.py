@@ -6,6 +6,7 @@ name                      what it is
 ``PHASES``, ``PH_*``      the public phases (index = ``GuestsState.phase``)
 ``DECISIONS``, ``D_*``    the decisions a player takes (index = ``GuestsState.decision``)
 ``DECISION_PHASE``        the public phase of each decision
+``TURN_DECISIONS``        the decisions of a turn's inquiry, offers and exchange
 ``RESULTS``               how a game ends: ``win``, ``draw``, ``truncated``, ``loss`` (solo)
 ``MOTIVES_OF``            the motive indices of each suspect
 ``MASK_*``                the constant legal-action masks (accusation steps, yes/no)
@@ -75,6 +76,9 @@ DECISIONS: Final = (
     D_DISCARD,
     D_NONE,
 ) = range(len(DECISIONS))
+
+#: The decisions of a turn's inquiry, offers and exchange (:mod:`~.exchange`).
+TURN_DECISIONS: Final = frozenset({D_INQUIRY, D_OFFER, D_ANSWER, D_PAY})
 
 #: The public phase of each decision (an accusation in progress looks like "solution").
 DECISION_PHASE: Final = (
