@@ -74,9 +74,10 @@ def connect_four_tutorial_env(seed: int) -> Any:
 
 
 def audition_env(seed: int) -> Any:
+    from parlour.games import get_game
     from parlour.train.single_seat import SingleSeatEnv
 
-    env = SingleSeatEnv("audition", 2, {}, ["random"])
+    env = SingleSeatEnv(get_game("audition"), 2, {}, ["random"])
     env.reset(seed=seed)
     return env
 

@@ -258,7 +258,7 @@ def pairwise(ranked: Sequence[Mapping[int, int]], num_agents: int) -> tuple[list
 
 
 def run_league(
-    game: Game | str,
+    game: Game,
     players: int,
     specs: Sequence[str],
     games: int,
@@ -273,10 +273,8 @@ def run_league(
     """Play the league and return its result (the content of ``league.json``); ``trust``:
     pickle-bearing model files may load (``--trust-model``)."""
     from parlour.eval.tournament import check_arrangements, check_players, play_games
-    from parlour.games import get_game
     from parlour.limits import MAX_GAMES
 
-    game = get_game(game)
     specs = check_agents(specs)
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ValueError(f"--games: games per pairing must be an int >= 1, got {games!r}")

@@ -100,12 +100,6 @@ def save_figure(fig: Any, path: Path, dpi: int = PLOT_DPI) -> None:
         fig.savefig(tmp, dpi=dpi, format="png")
 
 
-def _spec(data: Mapping[str, Any], spec: Game | None) -> Game:
-    from parlour.games import get_game
-
-    return spec if spec is not None else get_game(data["game"])
-
-
 def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
@@ -133,16 +127,16 @@ def _game_columns(entries: list[Mapping[str, Any]], spec: Game, solo: bool) -> t
     return spec.evaluation.statistics.report_columns(solo=solo)
 
 
-def _columns(result: Mapping[str, Any], spec: Game | None) -> tuple[Column, ...]:
-    return _game_columns(result["agents"], _spec(result, spec), solo=False)
+def _columns(result: Mapping[str, Any], spec: Game) -> tuple[Column, ...]:
+    return _game_columns(result["agents"], spec, solo=False)
 
 
-def headers(result: Mapping[str, Any], spec: Game | None = None) -> list[str]:
+def headers(result: Mapping[str, Any], spec: Game) -> list[str]:
     """The table's columns: :data:`HEADERS` plus the game's own."""
     return HEADERS + [c.header for c in _columns(result, spec)]
 
 
-def result_rows(result: Mapping[str, Any], spec: Game | None = None) -> list[list[str]]:
+def result_rows(result: Mapping[str, Any], spec: Game) -> list[list[str]]:
     columns = _columns(result, spec)
     rows = []
     for a in result["agents"]:
@@ -186,9 +180,9 @@ def _head_to_head_lines(result: Mapping[str, Any]) -> list[str]:
     return lines + [f"- {s}: {r:+.0f}" for s, r in ranked]
 
 
-def markdown(result: Mapping[str, Any], title: str | None = None, spec: Game | None = None) -> str:
+def markdown(result: Mapping[str, Any], title: str | None = None, *, spec: Game) -> str:
     """A tournament as Markdown: settings, the table, the game's note, head to head."""
-    spec = _spec(result, spec)
+
     lines = [f"## {title}", ""] if title else []
     means = _game_means(result, spec)
     if result["players"] == 1:
@@ -214,12 +208,9 @@ def markdown(result: Mapping[str, Any], title: str | None = None, spec: Game | N
     return "\n".join(lines) + "\n"
 
 
-def print_table(
-    result: Mapping[str, Any], title: str | None = None, spec: Game | None = None
-) -> None:
+def print_table(result: Mapping[str, Any], title: str | None = None, *, spec: Game) -> None:
     from rich.table import Table
 
-    spec = _spec(result, spec)
     table = Table(
         title=title
         or f"{result['game']} {result['players']}p — {result['games']} games "
@@ -277,9 +268,7 @@ def plot(result: Mapping[str, Any], path: Path) -> None:
     plt.close(fig)
 
 
-def write_results(
-    result: Mapping[str, Any], out: Path, stem: str, spec: Game | None = None
-) -> list[Path]:
+def write_results(result: Mapping[str, Any], out: Path, stem: str, spec: Game) -> list[Path]:
     """``<stem>.json``, ``<stem>.md`` and ``<stem>.png`` of a tournament in ``out``."""
     out.mkdir(parents=True, exist_ok=True)
     paths = [out / f"{stem}.json", out / f"{stem}.md", out / f"{stem}.png"]
@@ -292,18 +281,18 @@ def write_results(
 # -- training reports -----------------------------------------------------------------------------
 
 
-def _report_columns(report: Mapping[str, Any], spec: Game | None) -> tuple[Column, ...]:
+def _report_columns(report: Mapping[str, Any], spec: Game) -> tuple[Column, ...]:
     entries = list(report["final"].values())
-    return _game_columns(entries, _spec(report, spec), solo=report["players"] == 1)
+    return _game_columns(entries, spec, solo=report["players"] == 1)
 
 
-def report_headers(report: Mapping[str, Any], spec: Game | None = None) -> list[str]:
+def report_headers(report: Mapping[str, Any], spec: Game) -> list[str]:
     """The final table's columns (solo: the learner and the baselines, each alone)."""
     base = SOLO_BASE_HEADERS if report["players"] == 1 else REPORT_HEADERS
     return base + [c.header for c in _report_columns(report, spec)]
 
 
-def report_rows(report: Mapping[str, Any], spec: Game | None = None) -> list[list[str]]:
+def report_rows(report: Mapping[str, Any], spec: Game) -> list[list[str]]:
     """With opponents: one row per opponent, the learner's results against it."""
     columns = _report_columns(report, spec)
     even = 1.0 / report["players"]
@@ -332,7 +321,7 @@ def _solo_row(name: str, s: Mapping[str, Any], columns: tuple[Column, ...]) -> l
     ]
 
 
-def solo_rows(report: Mapping[str, Any], spec: Game | None = None) -> list[list[str]]:
+def solo_rows(report: Mapping[str, Any], spec: Game) -> list[list[str]]:
     """Solo: the learner, then each baseline, on the same deals. Every final tournament plays
     the learner on the same deals, so its row is shown once (again only if it differs)."""
     columns = _report_columns(report, spec)
@@ -347,7 +336,7 @@ def solo_rows(report: Mapping[str, Any], spec: Game | None = None) -> list[list[
     return learner + baselines
 
 
-def table_rows(report: Mapping[str, Any], spec: Game | None = None) -> list[list[str]]:
+def table_rows(report: Mapping[str, Any], spec: Game) -> list[list[str]]:
     """The final table's rows (solo: :func:`solo_rows`)."""
     return solo_rows(report, spec) if report["players"] == 1 else report_rows(report, spec)
 
@@ -379,10 +368,10 @@ def _history_lines(report: Mapping[str, Any], columns: tuple[Column, ...]) -> li
     return lines
 
 
-def report_markdown(report: Mapping[str, Any], spec: Game | None = None) -> str:
+def report_markdown(report: Mapping[str, Any], spec: Game) -> str:
     """``report.md``: the run, the final table, the learning curve, the history, the final
     tournaments."""
-    spec = _spec(report, spec)
+
     columns = _report_columns(report, spec)
     lines = [
         f"# Training report: {report['name']}",
@@ -448,7 +437,7 @@ def report_markdown(report: Mapping[str, Any], spec: Game | None = None) -> str:
     lines += ["", "## Final tournaments", ""]
     for opp, r in report["final_tournaments"].items():
         title = f"with {opp} (the same deals, each alone)" if solo else f"vs {opp}"
-        lines.append(markdown(r, title, spec))
+        lines.append(markdown(r, title, spec=spec))
     return "\n".join(lines) + "\n"
 
 
@@ -509,14 +498,14 @@ def plot_learning_curve(report: Mapping[str, Any], path: Path) -> None:
     plt.close(fig)
 
 
-def write_report(report: Mapping[str, Any], run_dir: Path, spec: Game | None = None) -> None:
+def write_report(report: Mapping[str, Any], run_dir: Path, spec: Game) -> None:
     """``report.json``, ``report.md`` and ``learning_curve.png`` in ``run_dir``."""
     write_atomic(run_dir / "report.json", strict_json(report))
     write_atomic(run_dir / "report.md", report_markdown(report, spec))
     plot_learning_curve(report, run_dir / "learning_curve.png")
 
 
-def print_report(report: Mapping[str, Any], spec: Game | None = None) -> None:
+def print_report(report: Mapping[str, Any], spec: Game) -> None:
     """The final table in the terminal."""
     from rich.table import Table
 

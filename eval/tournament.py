@@ -88,7 +88,7 @@ from tqdm.auto import tqdm
 from parlour.agents.factory import check_agents_fit, make_agent
 from parlour.errors import UserError
 from parlour.eval.lockstep import LockstepStepper
-from parlour.games import Game, get_game, make_raw_env
+from parlour.games import Game, make_raw_env
 from parlour.games.stepping import GameRecord, Job, Lockstep, PerGameStepper, Stepper
 from parlour.limits import MAX_ARRANGEMENTS, MAX_GAMES, MAX_WORKERS
 from parlour.models import seat_options
@@ -343,10 +343,10 @@ def rank_key(rec: GameRecord, seat: int) -> tuple[float, float]:
 
 
 def summarize(
-    records: Sequence[GameRecord], specs: Sequence[str], game: Game | str, players: int
+    records: Sequence[GameRecord], specs: Sequence[str], game: Game, players: int
 ) -> dict[str, Any]:
     """The tournament result dictionary (the JSON written by ``parlour eval``)."""
-    game_spec = get_game(game)
+    game_spec = game
     k = len(specs)
     seat_games = np.zeros(k)
     wins = np.zeros(k)
@@ -436,7 +436,7 @@ class Played:
 
 
 def run_tournament(
-    game: Game | str,
+    game: Game,
     players: int,
     specs: Sequence[str],
     games: int,
@@ -450,11 +450,10 @@ def run_tournament(
 ) -> dict[str, Any]:
     """Play the tournament and return :func:`summarize`'s result (plus settings and timing).
 
-    ``game`` is a :class:`~parlour.games.Game` (or a name, resolved here); the spec
-    itself goes to the worker processes, so a game registered only in this process plays too.
+    ``game`` is the :class:`~parlour.games.Game` (resolved by the command); it goes to the
+    worker processes itself, so a game registered only in this process plays too.
     ``trust`` lets pickle-bearing model files load (``--trust-model``; every worker gets it).
     """
-    game = get_game(game)
     played = play_games(
         game, players, specs, games, seed, game_options, workers, progress, desc, trust=trust
     )
@@ -469,7 +468,7 @@ def run_tournament(
 
 
 def play_games(
-    game: Game | str,
+    game: Game,
     players: int,
     specs: Sequence[str],
     games: int,
@@ -487,7 +486,6 @@ def play_games(
 
     Shipped models among ``specs`` bring the game options they were trained with for the keys
     ``game_options`` leaves unset (:func:`parlour.models.seat_options`)."""
-    game = get_game(game)
     specs = list(specs)
     _check_settings(game, players, specs, games)
     game_options = seat_options(specs, game_options or {})

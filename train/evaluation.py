@@ -68,15 +68,13 @@ def agent_summary(a: dict[str, Any], spec: Game) -> dict[str, Any]:
     return {k: a[k] for k in keys if k in a}
 
 
-def learner_summary(results: dict[str, dict[str, Any]], spec: Game | None = None) -> dict[str, Any]:
+def learner_summary(results: dict[str, dict[str, Any]], spec: Game) -> dict[str, Any]:
     """The learner's entry of each tournament (by opponent), with the game's own statistics
     (``spec``: the tournaments' game); solo also the baseline's entry on the same deals
     (``baseline``)."""
-    from parlour.games import get_game
-
     out = {}
     for opp, r in results.items():
-        game = spec if spec is not None else get_game(r["game"])
+        game = spec
         out[opp] = agent_summary(r["agents"][0], game)
         if r["players"] == 1:
             out[opp]["baseline"] = agent_summary(r["agents"][1], game)

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
-from parlour.games import Game, get_game
+from parlour.games import Game
 from parlour.games.audition.batched_agents import policy_logits
 from parlour.train.opponents import OpponentPool
 from parlour.train.single_seat import SingleSeatEnv
@@ -42,7 +42,7 @@ class MultiGameVecEnv(VecEnv):
 
     def __init__(
         self,
-        game: Game | str,
+        game: Game,
         num_envs: int,
         players: int = 2,
         game_options: Mapping[str, Any] | None = None,
@@ -54,7 +54,7 @@ class MultiGameVecEnv(VecEnv):
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be an int >= 1, got {num_envs!r}")
-        self.game_spec = get_game(game)
+        self.game_spec = game
         options = dict(game_options or {})
         self.games = [
             SingleSeatEnv(

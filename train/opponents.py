@@ -22,7 +22,7 @@ import numpy as np
 
 from parlour.agents.base import Agent
 from parlour.agents.factory import make_agent
-from parlour.games import Game, get_game
+from parlour.games import Game
 
 
 class OpponentPool:
@@ -30,7 +30,7 @@ class OpponentPool:
 
     def __init__(
         self,
-        game: Game | str,
+        game: Game,
         baselines: Mapping[str, float] | None = None,
         snapshot_weight: float = 0.0,
         max_snapshots: int = 5,
@@ -45,7 +45,7 @@ class OpponentPool:
             raise ValueError(f"snapshot_weight must be in [0, 1], got {snapshot_weight}")
         if max_snapshots < 1:
             raise ValueError(f"max_snapshots must be >= 1, got {max_snapshots}")
-        self.game = get_game(game)
+        self.game = game
         #: whether pickle-bearing model files may load (``--trust-model``)
         self.trust = bool(trust)
         self.baselines = baselines

@@ -51,7 +51,7 @@ import gymnasium as gym
 import numpy as np
 
 from parlour.agents.ppo import PPOAgent
-from parlour.games import Game, get_game, make_raw_env
+from parlour.games import Game, make_raw_env
 from parlour.train.opponents import OpponentPool
 
 
@@ -100,7 +100,7 @@ class SingleSeatEnv(gym.Env):
 
     def __init__(
         self,
-        game: Game | str = "audition",
+        game: Game,
         players: int = 2,
         game_options: dict[str, Any] | None = None,
         opponents: OpponentPool | Sequence[str] | None = None,
@@ -108,7 +108,7 @@ class SingleSeatEnv(gym.Env):
         prefetch: bool = False,
     ) -> None:
         super().__init__()
-        self.spec = get_game(game)
+        self.spec = game
         self.game = self.spec.name
         env_options, wrapper_options = self.spec.split_options(game_options or {})
         self.aec = make_raw_env(self.spec, players, **env_options)

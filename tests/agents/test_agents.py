@@ -178,7 +178,9 @@ def test_expert_decides_from_the_view_only():
 def test_greedy_beats_random_fast():
     from parlour.eval.tournament import run_tournament
 
-    r = run_tournament("audition", 2, ["audition.greedy", "random"], 200, workers=1, progress=False)
+    r = run_tournament(
+        get_game("audition"), 2, ["audition.greedy", "random"], 200, workers=1, progress=False
+    )
     greedy = r["agents"][0]
     assert greedy["ci95"][0] > 0.5, greedy
 
@@ -187,10 +189,12 @@ def test_greedy_beats_random_fast():
 def test_greedy_beats_random_and_expert_beats_greedy():
     from parlour.eval.tournament import run_tournament
 
-    r = run_tournament("audition", 2, ["audition.greedy", "random"], 1000, seed=1, progress=False)
+    r = run_tournament(
+        get_game("audition"), 2, ["audition.greedy", "random"], 1000, seed=1, progress=False
+    )
     assert r["agents"][0]["ci95"][0] > 0.5, r["agents"][0]
     r = run_tournament(
-        "audition", 2, ["audition.expert", "audition.greedy"], 200, seed=2, progress=False
+        get_game("audition"), 2, ["audition.expert", "audition.greedy"], 200, seed=2, progress=False
     )
     assert r["agents"][0]["ci95"][0] > 0.5, r["agents"][0]
 

@@ -87,7 +87,7 @@ def test_deducer_beats_random_clearly():
     from parlour.eval.tournament import run_tournament
 
     result = run_tournament(
-        "guests", 2, ["guests.deducer", "random"], 40, seed=5, workers=1, progress=False
+        get_game("guests"), 2, ["guests.deducer", "random"], 40, seed=5, workers=1, progress=False
     )
     deducer = result["agents"][0]
     assert deducer["spec"] == "guests.deducer"

@@ -205,9 +205,9 @@ def test_league_refuses_more_tables_than_the_cap(tmp_path, capsys):
 
 def test_play_games_refuses_games_and_workers_past_their_bounds():
     with pytest.raises(ValueError, match="--games: must be an int in 1..1,000,000"):
-        T.play_games("audition", 2, ["random"], L.MAX_GAMES + 1, progress=False)
+        T.play_games(get_game("audition"), 2, ["random"], L.MAX_GAMES + 1, progress=False)
     with pytest.raises(ValueError, match="--workers: must be an int in 1..256"):
-        T.play_games("audition", 2, ["random"], 2, workers=10**6, progress=False)
+        T.play_games(get_game("audition"), 2, ["random"], 2, workers=10**6, progress=False)
 
 
 # -- lazy jobs ---------------------------------------------------------------------------------
@@ -248,7 +248,7 @@ class _Spy:
 def test_the_driver_hands_a_stepper_the_lazy_jobs_a_batch_at_a_time(monkeypatch):
     spy = _Spy(batch=3)
     monkeypatch.setattr(T, "choose_stepper", lambda *a, **k: spy)
-    played = T.play_games("audition", 2, ["random", "audition.greedy"], 8, progress=False)
+    played = T.play_games(get_game("audition"), 2, ["random", "audition.greedy"], 8, progress=False)
     assert [len(jobs) for jobs in spy.seen] == [3, 3, 2] and played.workers == 1
     assert [job for jobs in spy.seen for job in jobs] == list(T.Jobs(4, T.arrangements(2, 2)))
     huge = _Spy(batch=5, stop_after=2)  # slices of a lazy Jobs: a list of all would not fit
@@ -259,13 +259,13 @@ def test_the_driver_hands_a_stepper_the_lazy_jobs_a_batch_at_a_time(monkeypatch)
     monkeypatch.undo()
     monkeypatch.setenv(T.NO_BATCH_ENV, "1")
     specs = ["random", "audition.greedy"]
-    assert T.play_games("audition", 2, specs, 8, progress=False).records == played.records
+    assert T.play_games(get_game("audition"), 2, specs, 8, progress=False).records == played.records
 
 
 def test_the_pool_fed_in_windows_plays_the_same_games(monkeypatch):
     monkeypatch.setenv(T.NO_BATCH_ENV, "1")
     specs = ["random", "audition.greedy"]
-    one = T.play_games("audition", 2, specs, 10, seed=3, workers=1, progress=False)
+    one = T.play_games(get_game("audition"), 2, specs, 10, seed=3, workers=1, progress=False)
     monkeypatch.setattr(T, "POOL_WINDOW", 3)  # 10 games in 4 windows
-    two = T.play_games("audition", 2, specs, 10, seed=3, workers=2, progress=False)
+    two = T.play_games(get_game("audition"), 2, specs, 10, seed=3, workers=2, progress=False)
     assert two.workers == 2 and two.records == one.records

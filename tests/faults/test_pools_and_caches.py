@@ -11,6 +11,7 @@ import pytest
 
 from parlour.agents import ppo
 from parlour.eval import tournament
+from parlour.games import get_game
 
 from .helpers import assert_clean_failure, files, run_main
 
@@ -69,7 +70,7 @@ def test_the_opponent_pool_keeps_only_its_snapshots(tmp_path, tiny_model):
     from parlour.train.opponents import OpponentPool
 
     ppo._CACHE.clear()
-    pool = OpponentPool("audition", {"random": 1.0}, snapshot_weight=1.0, max_snapshots=3)
+    pool = OpponentPool(get_game("audition"), {"random": 1.0}, snapshot_weight=1.0, max_snapshots=3)
     refs = []
     for i in range(20):
         path = tmp_path / f"snapshot_{i}.safetensors"

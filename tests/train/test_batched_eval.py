@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from parlour.eval.tournament import NO_BATCH_ENV, run_tournament
+from parlour.games import get_game
 
 from .tournament_helpers import tournament
 
@@ -32,7 +33,7 @@ def test_batched_tournament_equals_per_game(monkeypatch, players, specs, options
 
 def test_unbatchable_agents_fall_back_to_the_per_game_path():
     r = run_tournament(
-        "audition", 2, ["audition.expert:sims=2", "random"], 2, workers=1, progress=False
+        get_game("audition"), 2, ["audition.expert:sims=2", "random"], 2, workers=1, progress=False
     )
     assert r["games"] == 2
 

@@ -11,6 +11,7 @@ import pytest
 from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests import game as G
 from parlour.envs.awkward_guests import observation as GO
+from parlour.games import get_game
 from parlour.train.single_seat import SingleSeatEnv
 
 torch = pytest.importorskip("torch")
@@ -71,7 +72,7 @@ def _expected_solution(obs: np.ndarray, decision: int) -> np.ndarray:
 def test_card_features_follow_the_observation_at_every_decision():
     from parlour.games.guests.policy import CARD_FEATURES, PRIOR_SCALE, GuestsFeatures
 
-    env = SingleSeatEnv("guests", 4, OPTIONS, opponents=["guests.deducer"], seat=1)
+    env = SingleSeatEnv(get_game("guests"), 4, OPTIONS, opponents=["guests.deducer"], seat=1)
     n = GO.layout_size(LAYOUT)
     feats = GuestsFeatures(env.observation_space)
     cards = len(CARD_FEATURES) * GO.N_SLOTS
@@ -127,7 +128,7 @@ def test_prior_head_card_weights_move_only_card_logits():
     trained = {id(p) for g in policy.optimizer.param_groups for p in g["params"]}
     assert id(head.card_weights) in trained
 
-    env = SingleSeatEnv("guests", 4, OPTIONS, opponents=["guests.deducer"], seat=1)
+    env = SingleSeatEnv(get_game("guests"), 4, OPTIONS, opponents=["guests.deducer"], seat=1)
     rng = np.random.default_rng(1)
     obs, _ = env.reset(seed=0)
     while not (env.aec.game.decision == G.D_PAY and obs[LAYOUT["hand_teach"]].any()):

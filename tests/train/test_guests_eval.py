@@ -23,6 +23,7 @@ from parlour.eval.report import (
     report_markdown,
 )
 from parlour.eval.tournament import run_tournament, summarize
+from parlour.games import get_game
 from parlour.games.guests.plugin import GUESTS_HEADERS, SOLO_HEADERS
 from parlour.games.stepping import GameRecord
 from parlour.train.evaluation import learner_summary as _learner_summary
@@ -108,7 +109,7 @@ def test_summarize_aggregates_known_guests_numbers():
         # kind 1 accuses wrongly in round 2 and is out: kind 0 is the last player left
         _rec(1, (1, 0), [1], 2, [(1, 1, 0), (0, 0, 0)]),
     ]
-    r = summarize(records, ["a", "b"], "guests", 2)
+    r = summarize(records, ["a", "b"], get_game("guests"), 2)
     a, b = r["agents"]
     assert a["games"] == b["games"] == 4
     assert a["win_rate"] == 0.5 and b["win_rate"] == 0.5
@@ -124,21 +125,21 @@ def test_summarize_aggregates_known_guests_numbers():
 
 def test_an_agent_that_never_accuses_has_null_shares():
     records = [_rec(d, (0, 1), [], 30, [(0, 0, 0), (0, 0, 0)]) for d in range(3)]
-    r = summarize(records, ["a", "b"], "guests", 2)
+    r = summarize(records, ["a", "b"], get_game("guests"), 2)
     for agent in r["agents"]:
         assert agent["accusations"] == 0 and agent["solved"] == 0.0
         assert agent["wrong_accusations"] is None and agent["mean_rounds"] is None
     assert r["wrong_accusations"] is None and r["mean_rounds"] == 30.0
-    md = markdown(r)
+    md = markdown(r, spec=get_game(r["game"]))
     assert "| a | 3 | 0 | 0.0% |" in md and "— | —" in md
 
 
 def test_games_without_statistics_get_no_new_keys():
     rec = GameRecord(0, (0, 1), [1.0, -1.0], [12, 8], [0], 100)
-    r = summarize([rec], ["a", "b"], "audition", 2)
+    r = summarize([rec], ["a", "b"], get_game("audition"), 2)
     assert set(r["agents"][0]) == AUDITION_AGENT_KEYS
     assert not {"mean_rounds", "wrong_accusations"} & set(r)
-    header = markdown(r).splitlines()[2]
+    header = markdown(r, spec=get_game(r["game"])).splitlines()[2]
     assert header == "| " + " | ".join(HEADERS) + " |"
 
 
@@ -146,7 +147,7 @@ def test_games_without_statistics_get_no_new_keys():
 
 
 def test_two_player_tournament_reports_guests_statistics(oracle):
-    r = run_tournament("guests", 2, [oracle, "random"], 4, workers=1, progress=False)
+    r = run_tournament(get_game("guests"), 2, [oracle, "random"], 4, workers=1, progress=False)
     assert r["games"] == 4 and {"mean_rounds", "wrong_accusations"} <= set(r)
     for agent in r["agents"]:
         assert set(agent) >= GUESTS_AGENT_KEYS
@@ -158,12 +159,12 @@ def test_two_player_tournament_reports_guests_statistics(oracle):
     assert cheat["accusations"] == 4 and cheat["wrong_accusations"] == 0.0
     assert r["mean_rounds"] == 1.0
     assert rnd["solved"] <= 1.0 - cheat["win_rate"] + 1e-9
-    table = markdown(r).splitlines()[2]
+    table = markdown(r, spec=get_game(r["game"])).splitlines()[2]
     assert table == "| " + " | ".join(HEADERS + GUESTS_HEADERS) + " |"
 
 
 def test_guests_results_do_not_depend_on_the_worker_count():
-    kw = dict(game="guests", players=2, specs=["random"], games=4, seed=5, progress=False)
+    kw = dict(game=get_game("guests"), players=2, specs=["random"], games=4, seed=5, progress=False)
     a = run_tournament(**kw, workers=1)
     b = run_tournament(**kw, workers=2)
     for key in ("agents", "mean_length", "mean_rounds", "wrong_accusations", "games"):
@@ -171,13 +172,15 @@ def test_guests_results_do_not_depend_on_the_worker_count():
 
 
 def test_solo_tournament_is_a_solve_rate_on_the_same_deals(oracle):
-    r = run_tournament("guests", 1, [oracle, "random"], 6, workers=1, progress=False)
+    r = run_tournament(get_game("guests"), 1, [oracle, "random"], 6, workers=1, progress=False)
     cheat, rnd = r["agents"]
     assert r["deals"] == 3 and cheat["games"] == rnd["games"] == 3
     assert cheat["solved"] == cheat["win_rate"] == 1.0
     assert cheat["mean_rounds"] == 1.0 and cheat["mean_reward"] == pytest.approx(0.99)
     assert rnd["solved"] == rnd["win_rate"]  # solo, a win is a correct accusation
-    assert "solo" in markdown(r) and "even win rate" not in markdown(r)
+    assert "solo" in markdown(r, spec=get_game(r["game"])) and "even win rate" not in markdown(
+        r, spec=get_game(r["game"])
+    )
 
 
 def test_parlour_eval_for_guests_writes_the_statistics(tmp_path, capsys):
@@ -194,7 +197,7 @@ def test_parlour_eval_for_guests_writes_the_statistics(tmp_path, capsys):
 
 
 def _report(results: dict[str, dict[str, Any]], players: int) -> dict[str, Any]:
-    summary = _learner_summary(results)
+    summary = _learner_summary(results, get_game(next(iter(results.values()))["game"]))
     return {
         "name": "t",
         "game": "guests",
@@ -213,29 +216,33 @@ def _report(results: dict[str, dict[str, Any]], players: int) -> dict[str, Any]:
 def test_solo_report_lists_the_learner_and_the_baseline_solve_rates(oracle, tmp_path, capsys):
     # the oracle stands in for the learner (kind 0), random is the baseline
     results = {
-        "random": run_tournament("guests", 1, [oracle, "random"], 4, workers=1, progress=False)
+        "random": run_tournament(
+            get_game("guests"), 1, [oracle, "random"], 4, workers=1, progress=False
+        )
     }
     report = _report(results, 1)
     final = report["final"]["random"]
     assert final["solved"] == 1.0 and final["mean_rounds"] == 1.0
     assert final["baseline"]["games"] == 2 and "solved" in final["baseline"]
-    md = report_markdown(report)
+    md = report_markdown(report, get_game(report["game"]))
     assert "| " + " | ".join(SOLO_HEADERS) + " |" in md
     assert "| learner | 2 | 100.0% |" in md and "| random | 2 |" in md
     assert "CI vs even share" not in md and "solo" in md
     plot_learning_curve(report, tmp_path / "curve.png")
     assert (tmp_path / "curve.png").stat().st_size > 1000
-    print_report(report)
+    print_report(report, get_game(report["game"]))
     assert "solve rate" in capsys.readouterr().out
 
 
 def test_multiplayer_guests_report_adds_the_columns(oracle):
     results = {
-        "random": run_tournament("guests", 2, [oracle, "random"], 2, workers=1, progress=False)
+        "random": run_tournament(
+            get_game("guests"), 2, [oracle, "random"], 2, workers=1, progress=False
+        )
     }
     report = _report(results, 2)
     assert (
         report["final"]["random"]["solved"] == 1.0 and "baseline" not in report["final"]["random"]
     )
-    md = report_markdown(report)
+    md = report_markdown(report, get_game(report["game"]))
     assert "| " + " | ".join(REPORT_HEADERS + GUESTS_HEADERS) + " |" in md

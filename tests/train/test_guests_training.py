@@ -146,7 +146,7 @@ def test_registry_entry():
 
 
 def test_solo_learner_alone_reward_is_its_return():
-    env = SingleSeatEnv("guests", 1, {"level": "easy", "observation_mode": "deduced"})
+    env = SingleSeatEnv(get_game("guests"), 1, {"level": "easy", "observation_mode": "deduced"})
     env.reset(seed=0)
     rng = np.random.default_rng(0)
     results = set()
@@ -168,7 +168,7 @@ def test_solo_learner_alone_reward_is_its_return():
 
 
 def test_solo_round_limit_is_a_termination_with_zero_reward():
-    env = SingleSeatEnv("guests", 1, {"level": "easy", "max_rounds": 2})
+    env = SingleSeatEnv(get_game("guests"), 1, {"level": "easy", "max_rounds": 2})
     env.reset(seed=3)
     seat, total, info, _ = run_learner_episode(env, np.random.default_rng(0), p_accuse=0.0)
     game = env.aec.game
@@ -180,7 +180,7 @@ def test_solo_round_limit_is_a_termination_with_zero_reward():
 def test_learner_total_reward_is_its_seat_final_return(players):
     ref: list = []
     options = {"level": "easy", "observation_mode": "deduced", "max_rounds": 2}
-    env = SingleSeatEnv("guests", players, options, SpyPool(ref))
+    env = SingleSeatEnv(get_game("guests"), players, options, SpyPool(ref))
     ref.append(env)
     env.reset(seed=players)
     rng = np.random.default_rng(players)
@@ -222,7 +222,7 @@ def test_learner_total_reward_is_its_seat_final_return(players):
 
 def test_learner_final_reward_arrives_when_an_opponent_ends_the_game():
     """The learner is paid on its last step also when opponents knock themselves out."""
-    env = SingleSeatEnv("guests", 4, {"level": "easy"}, ["random"])
+    env = SingleSeatEnv(get_game("guests"), 4, {"level": "easy"}, ["random"])
     env.reset(seed=7)
     rng = np.random.default_rng(7)
     wins_as_last_left = 0
@@ -238,7 +238,7 @@ def test_learner_final_reward_arrives_when_an_opponent_ends_the_game():
 
 def test_guests_episodes_are_reproducible():
     def trajectory(seed: int):
-        e = SingleSeatEnv("guests", 2, {"observation_mode": "deduced"}, ["random"])
+        e = SingleSeatEnv(get_game("guests"), 2, {"observation_mode": "deduced"}, ["random"])
         o, _ = e.reset(seed=seed)
         r = np.random.default_rng(0)
         out = [o]
@@ -266,10 +266,10 @@ def test_shaping_options_are_wrapper_options_dropped_for_evaluation():
             with pytest.raises(ValueError, match=f"{key} must be a number >= 0"):
                 make_raw_env(get_game("guests"), 2, **{key: bad})
             with pytest.raises(ValueError, match=key):
-                SingleSeatEnv("guests", 1, {key: bad})
+                SingleSeatEnv(get_game("guests"), 1, {key: bad})
     off = {"accusation_shaping": 0.0, "solution_shaping": 0}
-    assert SingleSeatEnv("guests", 1, off).shaper is None
-    assert SingleSeatEnv("guests", 1, {"solution_shaping": 0.1}).shaper is not None
+    assert SingleSeatEnv(get_game("guests"), 1, off).shaper is None
+    assert SingleSeatEnv(get_game("guests"), 1, {"solution_shaping": 0.1}).shaper is not None
     with pytest.raises(TypeError):
         make_raw_env(get_game("audition"), 2, accusation_shaping=0.5)
 
@@ -290,8 +290,8 @@ def test_shaping_options_are_wrapper_options_dropped_for_evaluation():
 
 def test_solution_shaping_charges_accusing_unless_exactly_one_candidate_is_left():
     weight = 0.3
-    env = SingleSeatEnv("guests", 1, {"level": "easy", "solution_shaping": weight})
-    plain = SingleSeatEnv("guests", 1, {"level": "easy"})
+    env = SingleSeatEnv(get_game("guests"), 1, {"level": "easy", "solution_shaping": weight})
+    plain = SingleSeatEnv(get_game("guests"), 1, {"level": "easy"})
     rng = np.random.default_rng(1)
     charged = {"yes": 0, "no": 0, "ok": 0}
     for episode in range(6):
@@ -362,8 +362,8 @@ def _expected_shaping(env: SingleSeatEnv, action: int, weight: float) -> float:
 @pytest.mark.parametrize("level", ["easy", "medium"])
 def test_accusation_shaping_pays_for_possible_parts_zero_on_average(level):
     weight = 0.25
-    env = SingleSeatEnv("guests", 1, {"level": level, "accusation_shaping": weight})
-    plain = SingleSeatEnv("guests", 1, {"level": level})
+    env = SingleSeatEnv(get_game("guests"), 1, {"level": level, "accusation_shaping": weight})
+    plain = SingleSeatEnv(get_game("guests"), 1, {"level": level})
     rng = np.random.default_rng(0)
     paid = []
     for episode in range(8):
@@ -400,9 +400,9 @@ def test_guests_features_are_the_deduction_per_action():
 
     from parlour.games.guests.policy import PRIOR_SCALE, GuestsFeatures
 
-    plain = GuestsFeatures(SingleSeatEnv("guests", 2).observation_space)
+    plain = GuestsFeatures(SingleSeatEnv(get_game("guests"), 2).observation_space)
     assert not plain.deduced and plain.features_dim == 2313 + 256
-    env = SingleSeatEnv("guests", 1, {"level": "medium", "observation_mode": "deduced"})
+    env = SingleSeatEnv(get_game("guests"), 1, {"level": "medium", "observation_mode": "deduced"})
     feats = GuestsFeatures(env.observation_space)
     assert feats.deduced and feats.features_dim == 2384 + 97 + 256
     blocks = {
@@ -517,7 +517,7 @@ def test_tiny_guests_training_run(tmp_path, players, baselines, snapshot_every):
     assert policy.observation_space.shape == (2384,)
     assert type(policy.features_extractor).__name__ == "GuestsFeatures"
     assert type(policy.action_net).__name__ == "PriorHead"
-    env = SingleSeatEnv("guests", players, {"observation_mode": "deduced"}, ["random"])
+    env = SingleSeatEnv(get_game("guests"), players, {"observation_mode": "deduced"}, ["random"])
     obs, _ = env.reset(seed=0)
     action, _ = policy.predict(obs, action_masks=env.action_masks(), deterministic=True)
     assert env.action_masks()[int(action)]
@@ -553,7 +553,7 @@ def test_guests_policy_adds_one_shared_learned_weight_times_the_allowed_features
     trained = {id(p) for g in policy.optimizer.param_groups for p in g["params"]}
     assert id(head.prior_weight) in trained and id(head.linear.weight) in trained
 
-    env = SingleSeatEnv("guests", 1, {"level": "easy", "observation_mode": "deduced"})
+    env = SingleSeatEnv(get_game("guests"), 1, {"level": "easy", "observation_mode": "deduced"})
     obs, _ = env.reset(seed=3)
     rng = np.random.default_rng(0)
     while env.aec.game.decision != G.D_MURDERER:  # accuse at once, then look at the murderer

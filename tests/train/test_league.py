@@ -11,6 +11,7 @@ import pytest
 
 from parlour.apps.cli import main
 from parlour.eval.league import league_tables, order_sd, pairwise, rankings, rate, run_league
+from parlour.games import get_game
 from parlour.games.stepping import GameRecord
 from tests.faults.helpers import assert_clean_failure, files, run_main
 
@@ -53,7 +54,7 @@ def test_the_same_seed_gives_the_same_league(tmp_path):
 
 
 def test_the_per_game_path_and_the_worker_count_give_the_same_league(monkeypatch):
-    args = ("audition", 3, ["random", "audition.greedy"], 6)
+    args = (get_game("audition"), 3, ["random", "audition.greedy"], 6)
     batched = run_league(*args, workers=1, progress=False)
     monkeypatch.setenv("PARLOUR_NO_BATCHED_EVAL", "1")
     assert run_league(*args, workers=2, progress=False) == batched
@@ -115,7 +116,9 @@ def test_the_order_sensitivity_is_measured_over_seeded_shuffles():
 
 
 def test_a_solo_league_ranks_the_agents_on_the_same_deals():
-    league = run_league("guests", 1, ["random", "guests.deducer"], 3, workers=1, progress=False)
+    league = run_league(
+        get_game("guests"), 1, ["random", "guests.deducer"], 3, workers=1, progress=False
+    )
     assert league["deals"] == 3 and league["games_per_pairing"] == 3
     assert league["ratings"][0]["spec"] == "guests.deducer"
     assert league["pairwise"]["guests.deducer"]["random"]["games"] == 3

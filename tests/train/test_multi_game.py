@@ -10,6 +10,7 @@ import pytest
 
 from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests.observation import make_layout
+from parlour.games import get_game
 from parlour.train import multi_game as M
 from parlour.train.config import config_from_dict
 from parlour.train.train import make_vec_env
@@ -42,7 +43,7 @@ def _run(env, steps: int, seed: int = 0) -> list:
 
 
 def _env(n: int = 6, pool=POOL, **kw) -> M.MultiGameVecEnv:
-    return M.MultiGameVecEnv("guests", n, 2, EASY, pool, **kw)
+    return M.MultiGameVecEnv(get_game("guests"), n, 2, EASY, pool, **kw)
 
 
 def test_vec_env_contract_and_unique_cases():
@@ -84,7 +85,7 @@ def test_vec_env_contract_and_unique_cases():
     finally:
         env.close()
     with pytest.raises(ValueError, match="num_envs"):
-        M.MultiGameVecEnv("guests", 0)
+        M.MultiGameVecEnv(get_game("guests"), 0)
 
 
 @pytest.fixture(scope="module")
@@ -144,7 +145,7 @@ def test_same_seed_same_games():
 
 def test_fixed_cases_need_no_case_process_and_stay_seeded():
     def two_resets(seed):
-        env = M.MultiGameVecEnv("guests", 3, 2, {"cases": "classic"}, {"random": 1.0})
+        env = M.MultiGameVecEnv(get_game("guests"), 3, 2, {"cases": "classic"}, {"random": 1.0})
         env.seed(seed)
         out = [env.reset(), env.reset()]
         assert env._pool is None  # (classic cases: nothing to generate)

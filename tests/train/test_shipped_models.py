@@ -218,7 +218,9 @@ def test_a_shipped_model_brings_its_game_options_to_the_table(registry, tiny_run
         seat_options([search, "ppo:tiny-plain"], {})
     from parlour.eval.tournament import run_tournament
 
-    result = run_tournament("audition", 2, ["ppo:tiny-uc", "random"], 2, workers=1, progress=False)
+    result = run_tournament(
+        get_game("audition"), 2, ["ppo:tiny-uc", "random"], 2, workers=1, progress=False
+    )
     assert result["game_options"] == {"uncertain_counts": True}
 
 

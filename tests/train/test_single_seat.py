@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from parlour.envs.audition import rules as R
+from parlour.games import get_game
 from parlour.train.opponents import OpponentPool
 from parlour.train.single_seat import SingleSeatEnv
 
@@ -82,7 +83,7 @@ def _run_episode(env: SingleSeatEnv, rng: np.random.Generator, check_masks: bool
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_learner_gets_its_seat_final_zero_sum_reward(players):
     ref: list = []
-    env = SingleSeatEnv("audition", players, {"action_cards": 1}, SpyPool(ref))
+    env = SingleSeatEnv(get_game("audition"), players, {"action_cards": 1}, SpyPool(ref))
     ref.append(env)
     env.reset(seed=players)
     rng = np.random.default_rng(players)
@@ -103,7 +104,7 @@ def test_learner_gets_its_seat_final_zero_sum_reward(players):
 
 
 def test_score_reward_mode_is_passed_through():
-    env = SingleSeatEnv("audition", 3, {"reward_mode": "score"}, ["audition.greedy"])
+    env = SingleSeatEnv(get_game("audition"), 3, {"reward_mode": "score"}, ["audition.greedy"])
     env.reset(seed=3)
     rng = np.random.default_rng(0)
     for _ in range(5):
@@ -112,7 +113,7 @@ def test_score_reward_mode_is_passed_through():
 
 
 def test_episodes_end_cleanly_and_are_reproducible():
-    env = SingleSeatEnv("audition", 2, {}, ["random", "audition.greedy"])
+    env = SingleSeatEnv(get_game("audition"), 2, {}, ["random", "audition.greedy"])
     with pytest.raises(RuntimeError, match="reset"):
         env.step(0)
     obs, _ = env.reset(seed=11)
@@ -127,7 +128,7 @@ def test_episodes_end_cleanly_and_are_reproducible():
         env.step(0)
 
     def trajectory(seed):
-        e = SingleSeatEnv("audition", 2, {}, ["random", "audition.greedy"])
+        e = SingleSeatEnv(get_game("audition"), 2, {}, ["random", "audition.greedy"])
         o, _ = e.reset(seed=seed)
         r = np.random.default_rng(0)
         out = [o]
@@ -149,13 +150,15 @@ def test_episodes_end_cleanly_and_are_reproducible():
 
 
 def test_opponent_pool_samples_by_weight_and_snapshots(tmp_path):
-    pool = OpponentPool("audition", {"random": 1.0, "audition.greedy": 3.0}, snapshot_weight=0.5)
+    pool = OpponentPool(
+        get_game("audition"), {"random": 1.0, "audition.greedy": 3.0}, snapshot_weight=0.5
+    )
     rng = np.random.default_rng(0)
     draws = [pool.sample(rng) for _ in range(4000)]
     assert 0.70 < draws.count("audition.greedy") / len(draws) < 0.80
     with pytest.raises(ValueError):
-        OpponentPool("audition", {"random": -1.0})
+        OpponentPool(get_game("audition"), {"random": -1.0})
     with pytest.raises(ValueError, match="unknown agent"):
-        OpponentPool("audition", {"nobody": 1.0})
+        OpponentPool(get_game("audition"), {"nobody": 1.0})
     with pytest.raises(FileNotFoundError):
         pool.add_snapshot(str(tmp_path / "missing.zip"))

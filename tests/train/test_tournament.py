@@ -10,6 +10,7 @@ import pytest
 
 from parlour.apps.cli import main
 from parlour.eval.tournament import arrangements, bradley_terry, run_tournament, wilson_interval
+from parlour.games import get_game
 
 
 def test_wilson_interval_known_values():
@@ -49,7 +50,7 @@ def test_chart_of_a_whitewash(tmp_path):
         "mean_length": 10.0,
         "even_win_rate": 0.5,
     }
-    paths = write_results(result, tmp_path, "eval")
+    paths = write_results(result, tmp_path, "eval", get_game(result["game"]))
     assert all(p.exists() for p in paths)
 
 
@@ -73,7 +74,7 @@ def test_every_kind_plays_every_seat_equally_often(kinds, players):
 def test_no_game_is_played_twice_when_the_kinds_divide_the_seats():
     from parlour.eval.tournament import play_games
 
-    played = play_games("audition", 4, ["random", "audition.greedy"], 8, progress=False)
+    played = play_games(get_game("audition"), 4, ["random", "audition.greedy"], 8, progress=False)
     seatings = [(r.deal, r.kinds) for r in played.records]
     assert len(set(seatings)) == len(seatings) == 8  # 2 arrangements on each of 4 deals
     assert {r.deal for r in played.records} == {0, 1, 2, 3}
@@ -86,7 +87,9 @@ def test_bradley_terry_orders_by_strength():
 
 
 def test_tournament_is_paired_and_worker_independent():
-    kw = dict(game="audition", players=2, specs=["audition.greedy", "random"], games=16, seed=3)
+    kw = dict(
+        game=get_game("audition"), players=2, specs=["audition.greedy", "random"], games=16, seed=3
+    )
     a = run_tournament(**kw, workers=1, progress=False)
     b = run_tournament(**kw, workers=2, progress=False)
     for key in ("agents", "mean_length", "games"):
@@ -98,7 +101,7 @@ def test_tournament_is_paired_and_worker_independent():
 
 def test_three_kinds_give_head_to_head_and_ratings():
     r = run_tournament(
-        "audition",
+        get_game("audition"),
         3,
         ["audition.greedy", "random", "audition.expert:sims=4"],
         6,
@@ -110,7 +113,7 @@ def test_three_kinds_give_head_to_head_and_ratings():
     h = r["head_to_head"]
     assert h["random"]["audition.greedy"] == pytest.approx(1 - h["audition.greedy"]["random"])
     with pytest.raises(ValueError, match="distinct"):
-        run_tournament("audition", 2, ["random", "random"], 2, progress=False)
+        run_tournament(get_game("audition"), 2, ["random", "random"], 2, progress=False)
 
 
 def test_parlour_eval_writes_json_with_intervals(tmp_path, capsys):
@@ -164,8 +167,11 @@ def test_the_report_compares_the_interval_with_a_seats_even_share():
         "random": {"games": 2004, "win_rate": 0.491, "ci95": [0.469, 0.513], "mean_reward": 0.2}
     }
     assert REPORT_HEADERS[-1] == "CI vs even share"
-    three = report_rows({"players": 3, "game": "audition", "final": final})
-    two = report_rows({"players": 2, "game": "audition", "final": final})
+    three = report_rows({"players": 3, "game": "audition", "final": final}, get_game("audition"))
+    two = report_rows({"players": 2, "game": "audition", "final": final}, get_game("audition"))
     assert three[0][5] == "above 33.3%" and two[0][5] == "not separated from 50.0%"
     final["random"]["ci95"] = [0.1, 0.2]
-    assert report_rows({"players": 4, "game": "audition", "final": final})[0][5] == "below 25.0%"
+    assert (
+        report_rows({"players": 4, "game": "audition", "final": final}, get_game("audition"))[0][5]
+        == "below 25.0%"
+    )

@@ -164,7 +164,7 @@ def test_tiny_training_run_produces_a_loadable_model_and_report(tmp_path, capsys
     from parlour.train.single_seat import SingleSeatEnv
 
     policy = load_policy_file(run / "model.safetensors")  # (parlour's format: no trust needed)
-    env = SingleSeatEnv("audition", 2, {}, ["random"])
+    env = SingleSeatEnv(get_game("audition"), 2, {}, ["random"])
     obs, _ = env.reset(seed=0)
     action, _ = policy.predict(obs, action_masks=env.action_masks(), deterministic=True)
     assert env.action_masks()[int(action)]

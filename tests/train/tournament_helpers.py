@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from parlour.eval.tournament import run_tournament
+from parlour.games import get_game
 
 
 def tournament(players: int, specs: list[str], games: int, seed: int, options: dict) -> dict:
     """An Audition tournament's result in this process, without its timing keys."""
     r = run_tournament(
-        "audition",
+        get_game("audition"),
         players,
         specs,
         games,
