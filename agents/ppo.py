@@ -192,3 +192,16 @@ class PPOAgent(MaskedLogitsAgent):
             features = policy.extract_features(obs, policy.pi_features_extractor)
             latent = policy.mlp_extractor.forward_actor(features)
             return policy.action_net(latent)[0].numpy()
+
+
+def policy_logits(policy: Any, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Masked logits (``-inf`` on illegal actions) of an SB3 policy, one forward pass."""
+    import torch
+
+    with torch.no_grad():
+        t = torch.as_tensor(obs, dtype=torch.float32)
+        features = policy.extract_features(t, policy.pi_features_extractor)
+        latent = policy.mlp_extractor.forward_actor(features)
+        logits = policy.action_net(latent).numpy().astype(np.float64)
+    logits[~mask] = -np.inf
+    return logits

@@ -6,7 +6,7 @@ parlour play audition --players 3
 parlour play guests --level medium
 ```
 
-``GAME`` is any game with a terminal UI (``Game.terminal``, a :class:`PlayUI`): a registered
+``GAME`` is any game with a terminal UI (``Game.terminal``, a :class:`~parlour.games.ui.TerminalUI`): a registered
 name or ``module:ATTR`` (:mod:`parlour.games`). What is game-specific — move names, what
 only you may know, how other seats' moves look to you, the end of the game, the game's own
 flags and commands — comes from that UI; this module only runs the session.
@@ -85,7 +85,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--option", action="append", default=[], metavar="KEY=VALUE", help="game option (YAML)"
     )
     trust_argument(parser, "the opponents")
-    parser.set_defaults(extra_args=True)  # the game's own flags follow (PlayUI.add_arguments)
+    parser.set_defaults(extra_args=True)  # the game's own flags follow (TerminalUI.add_arguments)
 
 
 def options_agree(spec: Game, model_options: dict, table_options: dict) -> bool:

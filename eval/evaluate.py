@@ -24,7 +24,7 @@ head-to-head matrix for more than two kinds), rendered by :mod:`parlour.eval.rep
 written under a temporary name and moved into place.
 
 The table (printed and in ``eval.md``) has one row per agent: games, wins, win rate, 95% CI,
-mean score, mean reward, and the game's own columns (its ``Game.stats``; Awkward Guests:
+mean score, mean reward, and the game's own columns (its ``Game.evaluation.statistics``; Awkward Guests:
 ``solved``, ``rounds to solve``, ``wrong acc.``, see :mod:`parlour.games.guests.plugin`).
 """
 

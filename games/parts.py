@@ -21,7 +21,7 @@ they load when training needs them, so ``parlour eval`` and ``parlour play`` nev
 | ``wrapper_options`` | those of ``options`` the single-seat wrapper reads, not the env (reward-shaping weights ≥ 0) |
 | ``shaping`` | a class built with the wrapper options: a reward added to each learner step (:meth:`Training.shaper`) |
 | ``features_extractor``, ``policy`` | ``"module:Class"``: the SB3 features extractor and the MaskablePPO policy (``None``: SB3's) |
-| ``reset_source`` | ``function(env_options, seed) -> (() -> dict) | None``: reset options prepared ahead of time (Awkward Guests: prefetched cases) |
+| ``reset_source`` | ``function(env_options, seed, *, process=False, prefetch=None) -> source | None``: reset options prepared ahead of time; ``source()`` gives the next reset's options, ``source.close()`` stops it (Awkward Guests: prefetched cases, in a thread, or with ``process`` in a child process keeping ``prefetch`` ready) |
 | ``batched_vec_env`` | ``"module:function(cfg) -> VecEnv | None"``: the game's batched self-play env (``vec_env: batched``) |
 
 :class:`Evaluation`
@@ -136,7 +136,8 @@ class Training:
     features_extractor: str | None = None
     #: "module:Class", the MaskablePPO policy used with the features (None: SB3's)
     policy: str | None = None
-    #: function(env_options, seed) -> (() -> dict) | None: training reset options
+    #: function(env_options, seed, *, process=False, prefetch=None) -> source | None: training
+    #: reset options prepared ahead (``source()``: the next reset's; ``source.close()``)
     reset_source: Callable[..., Any] | None = None
     #: "module:function(cfg) -> VecEnv | None": batched self-play training (None: per-game envs)
     batched_vec_env: str | None = None

@@ -7,7 +7,7 @@
 | :mod:`parlour.train.train` | ``parlour train``: MaskablePPO self-play training |
 | :mod:`parlour.train.model`, :mod:`parlour.train.imitation` | the run's MaskablePPO model (built, or started from a saved one); the imitation warm start |
 | :mod:`parlour.eval.evaluate` | ``parlour eval``: a tournament between agents |
-| :mod:`parlour.apps.play` | ``parlour play``: a person against agents in the terminal (:class:`~parlour.apps.play.PlayUI`) |
+| :mod:`parlour.apps.play` | ``parlour play``: a person against agents in the terminal (the game's :class:`~parlour.games.ui.TerminalUI`) |
 | :mod:`parlour.eval.tournament` | tournaments: seat rotation, paired deals, statistics |
 | :mod:`parlour.eval.report` | rendering results and training reports (Markdown, PNG, terminal) |
 | :mod:`parlour.train.single_seat`, :mod:`parlour.train.opponents` | one learner seat as a Gymnasium env, its opponent pool |

@@ -10,12 +10,13 @@ the processes, the pipes and the one-observation-at-a-time policy calls:
 | learner | SB3 runs its policy once per step on the ``(N, D)`` observations (MaskablePPO: with ``action_masks()``, ``(N, A)``) |
 | scripted opponents | played inside each game (``random``, ``guests.deducer``, …), as in the single-seat env |
 | network opponents | learner snapshots and ``ppo:PATH`` baselines: the games are stepped together (:meth:`SingleSeatEnv.step_steps`) and every pending decision of one network is decided in **one forward pass** (:func:`parlour.games.audition.batched_agents.policy_logits`), each agent then choosing with its own generator (:meth:`MaskedLogitsAgent.choose`) |
-| cases (Awkward Guests) | generated cases come from one :class:`~parlour.games.guests.case_pool.CasePool` in a **child process** (its own core), handed to the games in the order they reset: unique per run, reproducible |
+| reset sources (Awkward Guests' cases) | the game's ``Training.reset_source``, started once in a **child process** (its own core; Awkward Guests: one :class:`~parlour.games.guests.case_pool.CasePool`), hands reset options to the games in the order they reset: unique per run, reproducible |
 | episode end | ``infos[i]`` is the single-seat env's final info plus ``terminal_observation``; the game is reset at once |
 | seeding | ``seed(s)``: game ``i`` resets with seed ``s + i`` (as SB3's ``DummyVecEnv``), the case pool is seeded from ``s`` |
 
-:func:`guests_batched_vec_env` is the Awkward Guests ``Game.batched_vec_env`` hook
-(``vec_env: batched`` in a config): ``n_envs`` games, wrapped in SB3's ``VecMonitor``.
+:func:`multi_game_vec_env` is a ``Training.batched_vec_env`` hook any game may name
+(``vec_env: batched`` in a config; Awkward Guests does): ``n_envs`` games, wrapped in SB3's
+``VecMonitor``.
 """
 
 from __future__ import annotations
@@ -26,8 +27,8 @@ from typing import Any
 import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
+from parlour.agents.ppo import policy_logits
 from parlour.games import Game
-from parlour.games.audition.batched_agents import policy_logits
 from parlour.train.opponents import OpponentPool
 from parlour.train.single_seat import SingleSeatEnv
 
@@ -172,27 +173,20 @@ class MultiGameVecEnv(VecEnv):
         return list(self._get_indices(indices))  # (SB3's VecEnv: None -> all, int -> [int])
 
     def _start_cases(self, seed: int) -> None:
-        """One case pool for every game (the game's ``reset_source`` settings), seeded by
-        ``seed``; ``None`` where the game prepares nothing (fixed cases, other games)."""
-        if self.game_spec.training.reset_source is None or not self._case_process:
+        """One reset source for every game (the game's ``Training.reset_source`` in a child
+        process), seeded by ``seed``; none where the game prepares nothing (fixed cases, games
+        without a source)."""
+        make_source = self.game_spec.training.reset_source
+        if make_source is None or not self._case_process:
             return
-        from parlour.games.guests.case_pool import CasePool
-
-        options = self._env_options
-        if options.get("cases", "generated") != "generated":
+        source = make_source(self._env_options, seed, process=True, prefetch=CASE_PREFETCH)
+        if source is None:
             return
         if self._pool is not None:
             self._pool.close()
-        self._pool = CasePool(
-            options.get("level", "easy"),
-            options.get("deck_size", 70),
-            seed,
-            prefetch=CASE_PREFETCH,
-            process=True,
-        )
-        pool = self._pool
+        self._pool = source
         for g in self.games:
-            g.set_reset_source(lambda: {"case": pool.next()})
+            g.set_reset_source(source)
 
     def _drive(self, games: list[int], steps: list[Steps]) -> list[Any]:
         """Run the ``*_steps`` generators of ``games`` to their ends together: each round, the
@@ -234,9 +228,9 @@ def _decide(aecs: list[Any], requests: list[tuple[str, Any]]) -> list[int]:
     return [opponent.choose(logits[k]) for k, (_, opponent) in enumerate(requests)]
 
 
-def guests_batched_vec_env(cfg: Any) -> VecEnv:
-    """The Awkward Guests ``Game.batched_vec_env`` hook: ``cfg.n_envs`` games in one
-    process (:class:`MultiGameVecEnv`), wrapped in SB3's ``VecMonitor``."""
+def multi_game_vec_env(cfg: Any) -> VecEnv:
+    """A ``Training.batched_vec_env`` hook (Awkward Guests names it): ``cfg.n_envs`` games of
+    the config's game in one process (:class:`MultiGameVecEnv`), wrapped in SB3's ``VecMonitor``."""
     from stable_baselines3.common.vec_env import VecMonitor
 
     o = cfg.opponents

@@ -17,7 +17,7 @@ What a run does (config keys in :mod:`parlour.train.config`):
 1. ``n_envs`` copies of :class:`~parlour.train.single_seat.SingleSeatEnv` (learner seat random per
    episode, opponents from the :class:`~parlour.train.opponents.OpponentPool`) in a ``SubprocVecEnv``
    (``vec_env: dummy`` runs them in-process), each wrapped in SB3's ``Monitor``; with
-   ``vec_env: batched`` the game's batched env (``Game.batched_vec_env``: Audition's
+   ``vec_env: batched`` the game's batched env (``Training.batched_vec_env``: Audition's
    :mod:`parlour.games.audition.selfplay`, Awkward Guests' :mod:`parlour.train.multi_game`,
    ``n_envs`` games in one process) when it supports the
    config, else the ``SubprocVecEnv``.
@@ -38,7 +38,7 @@ What a run does (config keys in :mod:`parlour.train.config`):
    the result table printed.
 
 The learner's summaries (``report.json`` ``final`` and ``history``) add the game's own
-statistics (``Game.stats.agent_keys``; Awkward Guests: ``solved``, ``mean_rounds``,
+statistics (``Game.evaluation.statistics.agent_keys``; Awkward Guests: ``solved``, ``mean_rounds``,
 ``wrong_accusations``, ``accusations``), the periodic evaluations log its ``log_keys``, and the
 final table shows its columns. Solo (``players: 1``) there are no opponents: the learner and
 each baseline play the same deals alone (:func:`parlour.train.evaluation.evaluate_agent`), so the report gives the solve

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from parlour.agents.ppo import policy_logits
 from parlour.envs.audition import rules as R
 from parlour.envs.audition.batched import PTS, BatchedAudition
 
@@ -108,19 +109,6 @@ def greedy_actions(eng: BatchedAudition, games: np.ndarray) -> np.ndarray:
         own_pass = (ph[c] == R.PH_DISCARD_OWN) & (best_val <= 0)
         out[c] = np.where(own_pass, R.PASS, R.CHOOSE_0 + 1 + best)
     return out
-
-
-def policy_logits(policy: Any, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """Masked logits (``-inf`` on illegal actions) of an SB3 policy, one forward pass."""
-    import torch
-
-    with torch.no_grad():
-        t = torch.as_tensor(obs, dtype=torch.float32)
-        features = policy.extract_features(t, policy.pi_features_extractor)
-        latent = policy.mlp_extractor.forward_actor(features)
-        logits = policy.action_net(latent).numpy().astype(np.float64)
-    logits[~mask] = -np.inf
-    return logits
 
 
 def policy_actions(

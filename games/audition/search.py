@@ -44,8 +44,9 @@ from typing import Any
 import numpy as np
 
 from parlour.agents.model_file import RUN_MODEL_FILE
+from parlour.agents.ppo import policy_logits
 from parlour.envs.audition.determinize import sample_hidden
-from parlour.games.audition.batched_agents import greedy_actions, policy_logits
+from parlour.games.audition.batched_agents import greedy_actions
 from parlour.games.audition.rollouts import (
     Cut,
     Decision,

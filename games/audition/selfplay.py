@@ -17,7 +17,7 @@ and with every opponent decision batched:
 Everything random comes from one ``np.random.Generator`` seeded by ``seed()`` (SB3 calls it
 with the config's seed), so the same seed gives the same games, opponents and rewards.
 
-:func:`make_batched_vec_env` is the Audition ``Game.batched_vec_env`` hook: it builds the
+:func:`make_batched_vec_env` is the Audition ``Training.batched_vec_env`` hook: it builds the
 env for a training config, or returns ``None`` when the config asks for something it cannot
 batch (an opponent spec other than ``random``, ``audition.greedy``, ``ppo:PATH[:sample]``), and
 ``parlour train`` then uses the per-game envs.
@@ -251,7 +251,7 @@ def _load(spec: str, trust: bool = False) -> Any:
 
 
 def make_batched_vec_env(cfg: Any) -> VecEnv | None:
-    """The ``Game.batched_vec_env`` hook: the batched env for a training config, wrapped in
+    """The ``Training.batched_vec_env`` hook: the batched env for a training config, wrapped in
     SB3's ``VecMonitor``; ``None`` when the config has an opponent it cannot batch."""
     from stable_baselines3.common.vec_env import VecMonitor
 

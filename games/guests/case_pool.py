@@ -135,6 +135,10 @@ class CasePool:
             )
             self._thread.start()
 
+    def __call__(self) -> dict[str, Any]:
+        """The reset options of the next game: ``{"case": the next case}``."""
+        return {"case": self.next()}
+
     def next(self) -> Any:
         """The next case (blocks only if the background thread has not generated it yet)."""
         if self._closed:
@@ -175,11 +179,16 @@ class CasePool:
             self.close()
 
 
-def guests_reset_source(env_options: dict[str, Any], seed: int) -> Any:
-    """The Awkward Guests ``Game.reset_source``: ``{"case": next prefetched case}`` per
-    reset, from a background :class:`CasePool` seeded with ``seed`` (``None`` unless the env
-    generates its cases: a fixed pool of classic or file cases needs no generation)."""
+def guests_reset_source(
+    env_options: dict[str, Any], seed: int, *, process: bool = False, prefetch: int | None = None
+) -> CasePool | None:
+    """The Awkward Guests ``Training.reset_source``: a :class:`CasePool` seeded with ``seed``
+    (called per reset, it gives ``{"case": next prefetched case}``), generating in a background
+    thread, or with ``process`` in a child process keeping ``prefetch`` cases ready; ``None``
+    unless the env generates its cases (a fixed pool of classic or file cases needs no
+    generation)."""
     if env_options.get("cases", "generated") != "generated":
         return None
-    pool = CasePool(env_options.get("level", "easy"), env_options.get("deck_size", 70), seed)
-    return lambda: {"case": pool.next()}
+    more = {} if prefetch is None else {"prefetch": prefetch}
+    level, deck_size = env_options.get("level", "easy"), env_options.get("deck_size", 70)
+    return CasePool(level, deck_size, seed, process=process, **more)

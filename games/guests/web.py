@@ -2,10 +2,10 @@
 
 | hook | what the page gets |
 |---|---|
-| ``web_options`` | the level |
-| ``web_view`` | the seat's ``player_view``, the public mansion map (:func:`board_json`), the revealed pile's cards, the investigation sheet, and with aids on the candidate count of the deduction engine |
-| ``web_target`` | references asked by clicking a room or a suspect (``ref:<id>``), hand cards by clicking them (``card:<slot>``) |
-| ``web_reveal`` | the result, winners, the solution and a minimal proving card set |
+| ``options`` | the level |
+| ``view`` | the seat's ``player_view``, the public mansion map (:func:`board_json`), the revealed pile's cards, the investigation sheet, and with aids on the candidate count of the deduction engine |
+| ``target`` | references asked by clicking a room or a suspect (``ref:<id>``), hand cards by clicking them (``card:<slot>``) |
+| ``reveal`` | the result, winners, the solution and a minimal proving card set |
 """
 
 from __future__ import annotations

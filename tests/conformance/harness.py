@@ -7,7 +7,7 @@ itself (the package ``tests.games``, if it exists) is imported first, so it runs
 What the suite assumes of a game (the contract of :mod:`parlour.games`):
 
 * ``make_raw_env(name, players, **options)`` builds the raw PettingZoo AEC env;
-* the module of the game's ``env_factory`` has an ``env(**kwargs)`` that returns the env as
+* the module of the game's ``make_env`` has an ``env(**kwargs)`` that returns the env as
   users get it (the raw env wrapped), taking the player count as ``players_option``; a module
   without one is wrapped in PettingZoo's ``OrderEnforcingWrapper``;
 * observations are dicts with an ``"action_mask"`` (1 = legal) for the agent to act;

@@ -289,7 +289,7 @@ def test_replay_schema_document_matches_the_code(tmp_path) -> None:
 
 
 def test_every_game_with_a_ui_plays_on_the_page_with_the_default_hooks() -> None:
-    """Every registered game with a ``play_ui`` (the toy game ``countdown`` uses the default web
+    """Every registered game with ``terminal`` and ``web`` parts (the toy game ``countdown`` uses the default web
     hooks) plays a whole game through sessions: each state is JSON, its moves are the mask's."""
     import importlib
 

@@ -16,7 +16,7 @@ raw AEC env itself. Per episode (``reset``), from the env's own ``np.random.Gene
 | agent ids | ``slot_0`` … ``slot_{n-1}`` (only policy slots ever appear) |
 | observation | ``{"observation": float32 vector, "action_mask": float32 0/1}`` of the slot to act (one at a time: the games are turn-based) |
 | action | the game's ``Discrete`` action id (an illegal one raises ``ValueError``) |
-| reward | each policy slot's AEC rewards as they are paid (final zero-sum reward at the end; RLlib adds rewards paid while a slot waits to its next step), plus the game's training-only shaping on policy actions (``Game.shaping``) |
+| reward | each policy slot's AEC rewards as they are paid (final zero-sum reward at the end; RLlib adds rewards paid while a slot waits to its next step), plus the game's training-only shaping on policy actions (``Training.shaping``) |
 | ``terminateds`` | every policy slot and ``__all__`` when the game ends; a round limit is a rule of the game and also a termination (no value bootstrap, as in :mod:`parlour.train.single_seat`) |
 | ``infos`` | ``{}``; at the end of a game with knock-outs (``results()["out"]``) each policy slot's ``{"out": bool}`` (summed as RLlib's env-runner metric ``knocked_out_slots`` by :func:`knockout_callback`) |
 
@@ -75,7 +75,9 @@ class SelfPlayEnv(MultiAgentEnv):
     def __init__(self, config: dict[str, Any] | None = None) -> None:
         super().__init__()
         config = dict(config or {})
-        self.game = get_game(config.get("game", "audition"))
+        if "game" not in config:
+            raise ValueError("env_config needs 'game': a Game or a game name")
+        self.game = get_game(config["game"])  # (RLlib builds the env from its config)
         self.players = int(config.get("players", 2))
         env_options, wrapper_options = self.game.split_options(config.get("game_options", {}))
         self.aec = make_raw_env(self.game, self.players, **env_options)
