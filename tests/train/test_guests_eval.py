@@ -4,12 +4,13 @@ evaluation table, and the solo report (solve rates of the learner and the baseli
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
 import pytest
 
-from parlour.agents import factory
+from parlour import games as registry
 from parlour.apps.cli import main
 from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests import game as G
@@ -64,11 +65,16 @@ class OracleAgent:
         return int(view.legal_actions[0])
 
 
+def _oracle(spec: str, seed: int | None) -> OracleAgent:
+    return OracleAgent()
+
+
 @pytest.fixture
 def oracle(monkeypatch):
-    monkeypatch.setitem(
-        factory._BUILDERS, "test.oracle", (("guests",), lambda s, seed: OracleAgent())
-    )
+    """``test.oracle`` as one of Awkward Guests' agents (the registered game, replaced)."""
+    guests = get_game("guests")
+    agents = {**guests.agents, "test.oracle": _oracle}
+    monkeypatch.setitem(registry.GAMES, "guests", dataclasses.replace(guests, agents=agents))
     return "test.oracle"
 
 
