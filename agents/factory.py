@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 from parlour.agents.base import Agent
 from parlour.agents.trust import TRUST_FLAG
 from parlour.limits import MAX_SEARCH_DEPTH, MAX_SEARCH_TOP, MAX_SIMS
+from parlour.models import parse_spec  # (the spec syntax: the registry reads it too)
 
 if TYPE_CHECKING:
     from parlour.games import GameSpec
@@ -138,19 +139,6 @@ def _int_option(name: str, value: str | None, default: int, high: int | None = N
     if high is not None and number > high:
         raise ValueError(f"option {name} must be <= {high:,}, got {number:,}")
     return number
-
-
-def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """``"audition.expert:sims=200"`` → ``("audition.expert", {"sims": "200"})``."""
-    name, _, rest = spec.partition(":")
-    options: dict[str, str] = {}
-    if rest:
-        for item in rest.split(","):
-            key, eq, value = item.partition("=")
-            if not eq or not key:
-                raise ValueError(f"agent spec {spec!r}: options are key=value, got {item!r}")
-            options[key.strip()] = value.strip()
-    return name, options
 
 
 def make_agent(

@@ -53,7 +53,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TextIO
 
 from parlour.agents.factory import check_agents_fit
-from parlour.apps.cli import game_argument, parse_options, trust_argument
+from parlour.games.arguments import game_argument, parse_options, trust_argument
 from parlour.models import default_model, seat_options
 
 if TYPE_CHECKING:

@@ -36,7 +36,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from parlour.apps.cli import positive_int
+from parlour.games.arguments import positive_int
 
 HELP = "measure throughput against PettingZoo / OpenSpiel peers (not part of make test)"
 SECTIONS = ("aec", "engine", "batched", "guests", "train", "memory")

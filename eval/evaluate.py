@@ -36,7 +36,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from parlour.apps.cli import (
+from parlour.games.arguments import (
     game_argument,
     games_argument,
     parse_options,

@@ -24,7 +24,6 @@ import ast
 import configparser
 import json
 import sys
-from collections import defaultdict
 from pathlib import Path
 
 PACKAGE = "parlour"

@@ -52,13 +52,13 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
-from parlour import limits as L
 from parlour._files import read_regular_file
 from parlour.agents.model_document import (
     extractor_option_rule,
     extractor_options,
     is_extractor_option,
 )
+from parlour.train.bounds import check_config, check_network
 from parlour.train.rllib.settings import RLlibSettings
 from parlour.train.run_folder import check_run_name
 
@@ -359,7 +359,7 @@ def _validate(cfg: TrainConfig) -> None:
         raise ConfigError(str(exc)) from None
     need(cfg.total_timesteps > 0, "total_timesteps: must be > 0")
     try:
-        L.check_config(cfg)
+        check_config(cfg)
     except ValueError as exc:
         raise ConfigError(str(exc)) from None
     need(0 <= cfg.seed < 2**32, f"seed: must be in 0..2**32 - 1 (what SB3 takes), got {cfg.seed}")
@@ -451,7 +451,7 @@ def _validate(cfg: TrainConfig) -> None:
 
     try:
         try:  # (the network's size: on the env's observation)
-            L.check_network(cfg, env)
+            check_network(cfg, env)
         except ValueError as exc:
             raise ConfigError(str(exc)) from None
         for where, s in agent_specs(cfg):

@@ -78,8 +78,8 @@ from typing import TYPE_CHECKING, Any
 from parlour._files import write_atomic
 from parlour.agents.model_file import RUN_MODEL_FILE
 from parlour.agents.model_file import SUFFIX as MODEL_SUFFIX
-from parlour.apps.cli import trust_argument
 from parlour.errors import EXIT_INTERRUPTED
+from parlour.games.arguments import trust_argument
 from parlour.safe_stop import (
     FINAL_EVALUATION,
     final_eval_interrupt_message,

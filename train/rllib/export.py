@@ -40,7 +40,8 @@ from typing import Any
 import numpy as np
 
 from parlour._files import read_regular_file, write_atomic
-from parlour.agents.limits import (
+from parlour.agents.trust import require_finite
+from parlour.limits import (
     MAX_ACTIONS,
     MAX_LAYER_WIDTH,
     MAX_LAYERS,
@@ -48,7 +49,6 @@ from parlour.agents.limits import (
     MAX_OBSERVATION_SIZE,
     network_parameters,
 )
-from parlour.agents.trust import require_finite
 
 #: the safe export's name inside a checkpoint folder
 EXPORT_NAME = "policy.safetensors"
