@@ -4,13 +4,15 @@
 ``ppo.net_arch`` implies on the env's observation; each raises a ``ValueError`` naming the key
 and the allowed range (:func:`parlour.limits.check_at_most`), which
 :mod:`parlour.train.config` turns into a ``ConfigError``. The bounds themselves (``MAX_*``) are
-in :mod:`parlour.limits`, below every layer.
+in :mod:`parlour.limits`, below every layer. ``cfg`` is a
+:class:`~parlour.train.config.TrainConfig` (typed ``Any``: :mod:`parlour.train.config` calls this
+module, which never imports it back).
 """
 
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from parlour.limits import (
     MAX_CASE_PROCESSES,
@@ -31,11 +33,8 @@ from parlour.limits import (
     network_parameters,
 )
 
-if TYPE_CHECKING:
-    from parlour.train.config import TrainConfig
 
-
-def check_config(cfg: TrainConfig) -> None:
+def check_config(cfg: Any) -> None:
     """The bounds of a training config (``ValueError`` naming the key and the range)."""
     subproc = cfg.vec_env == "subproc"
     check_at_most("n_envs", cfg.n_envs, MAX_SUBPROC_ENVS if subproc else MAX_N_ENVS)
@@ -70,7 +69,7 @@ def check_config(cfg: TrainConfig) -> None:
         )
 
 
-def check_network(cfg: TrainConfig, env: Any) -> None:
+def check_network(cfg: Any, env: Any) -> None:
     """``ppo.net_arch``'s policy and value networks on the env's observation: at most
     :data:`MAX_NETWORK_PARAMETERS` weights."""
     space = env.observation_space(env.possible_agents[0])

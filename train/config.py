@@ -44,6 +44,7 @@ from __future__ import annotations
 import dataclasses
 import importlib.resources
 import math
+import os
 import types
 import typing
 from dataclasses import dataclass, field
@@ -60,7 +61,6 @@ from parlour.agents.model_document import (
 )
 from parlour.train.bounds import check_config, check_network
 from parlour.train.rllib.settings import RLlibSettings
-from parlour.train.run_folder import check_run_name
 
 if TYPE_CHECKING:
     from parlour.games import GameSpec
@@ -315,6 +315,22 @@ def with_defaults(data: dict[str, Any]) -> dict[str, Any]:
         return data
 
 
+def check_run_name(name: str) -> None:
+    """``ValueError`` unless ``name`` is a plain folder name (no separators, not ``.``/``..``)."""
+    bad = (
+        not name.strip()
+        or name in (".", "..")
+        or "/" in name
+        or "\\" in name
+        or (os.altsep is not None and os.altsep in name)
+        or "\0" in name
+    )
+    if bad:
+        raise ValueError(
+            f"name: a plain folder name (no '/' or '\\', not '.' or '..'), got {name!r}"
+        )
+
+
 def _check_extractor_kwargs(cfg: TrainConfig) -> None:
     """``ppo.features_extractor_kwargs``: only for the SB3 backend with the game's extractor in
     use; each key a parameter of the extractor's constructor with a type annotation, each value
@@ -554,3 +570,8 @@ def config_from_dict(data: Any, trust: bool = False) -> TrainConfig:
     cfg.trust_model = trust
     _validate(cfg)
     return cfg
+
+
+def to_yaml(data: dict[str, Any]) -> str:
+    """``data`` (a config's :meth:`TrainConfig.to_dict`) as the YAML of a run's ``config.yaml``."""
+    return yaml.safe_dump(data, sort_keys=False)
