@@ -36,6 +36,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from parlour.benchmarks.figures import figure as _figure
 from parlour.games.arguments import positive_int
 
 HELP = "measure throughput against PettingZoo / OpenSpiel peers (not part of make test)"
@@ -68,19 +69,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=",".join(SECTIONS),
         help=f"comma-separated subset of {','.join(SECTIONS)}",
     )
-
-
-def _figure(name, value, unit, peer=None, peer_value=None, **extra) -> dict[str, Any]:
-    ratio = value / peer_value if peer_value else None
-    return {
-        "name": name,
-        "value": value,
-        "unit": unit,
-        "peer": peer if peer_value else None,
-        "peer_value": peer_value,
-        "ratio": ratio,
-        **extra,
-    }
 
 
 def _interleaved(cases: dict[str, Callable[[int], Any]], repeats: int) -> dict[str, Any]:

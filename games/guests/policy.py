@@ -10,7 +10,7 @@ action-aligned, and what ``PriorHead`` adds.
 
 from __future__ import annotations
 
-import importlib
+import functools
 import math
 from collections.abc import Mapping
 from typing import Any
@@ -202,6 +202,11 @@ def build_features() -> type:
     return GuestsFeatures
 
 
+#: the module the classes live (and pickle) in: the plug-in's, whose ``lazy_classes`` builds them
+CLASS_MODULE = "parlour.games.guests.plugin"
+
+
+@functools.cache  # (one PriorHead class, whoever builds it first: GuestsPolicy or the plug-in)
 def build_prior_head() -> type:
     import torch
 
@@ -241,14 +246,16 @@ def build_prior_head() -> type:
             a, b = self.card_0, self.card_0 + self.slots
             return torch.cat([logits[:, :a], logits[:, a:b] + bonus, logits[:, b:]], dim=1)
 
+    # (named as the plug-in's class at once: GuestsPolicy may build it before the plug-in does)
+    PriorHead.__module__, PriorHead.__qualname__ = CLASS_MODULE, "PriorHead"
     return PriorHead
 
 
 def build_policy() -> type:
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-    # (built on first use, like this class, and kept in the game module)
-    prior_head = importlib.import_module("parlour.games.guests.plugin").PriorHead
+    # (built on first use, like this class; the same class the plug-in module holds)
+    prior_head = build_prior_head()
 
     class GuestsPolicy(MaskableActorCriticPolicy):
         """MaskablePPO policy for Awkward Guests: ``PriorHead`` on ``GuestsFeatures``.
