@@ -49,21 +49,21 @@ import types
 import typing
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import yaml
 
+from parlour import games as registry  # (the game registry: registry.get_game(name))
 from parlour._files import read_regular_file
+from parlour.agents import factory
 from parlour.agents.model_document import (
     extractor_option_rule,
     extractor_options,
     is_extractor_option,
 )
+from parlour.games import GameSpec
 from parlour.train.bounds import check_config, check_network
 from parlour.train.rllib.settings import RLlibSettings
-
-if TYPE_CHECKING:
-    from parlour.games import GameSpec
 
 #: the package whose ``<name>.yaml`` data files are the shipped configs
 CONFIG_PACKAGE = "parlour.configs"
@@ -228,9 +228,7 @@ class TrainConfig:
         """The game's plug-in spec: resolved once (by validation, or on first use)."""
         spec = self.__dict__.get("_game_spec")
         if spec is None:
-            from parlour.games import get_game
-
-            spec = self.__dict__["_game_spec"] = get_game(self.game)
+            spec = self.__dict__["_game_spec"] = registry.get_game(self.game)
         return spec
 
 
@@ -458,13 +456,9 @@ def _validate(cfg: TrainConfig) -> None:
     need(bool(e.agents), "eval.agents: at least one agent (or leave it out: the game's baselines)")
     need(bool(e.final_agents), "eval.final_agents: at least one agent (or leave it out)")
     try:  # the game options are checked by building the env once
-        from parlour.games import make_raw_env
-
-        env = make_raw_env(spec, cfg.players, **cfg.game_options)
+        env = registry.make_raw_env(spec, cfg.players, **cfg.game_options)
     except (TypeError, ValueError) as exc:
         raise ConfigError(f"game_options: {exc}") from None
-    from parlour.agents.factory import check_agents_fit, make_agent
-
     try:
         try:  # (the network's size: on the env's observation)
             check_network(cfg, env)
@@ -472,8 +466,8 @@ def _validate(cfg: TrainConfig) -> None:
             raise ConfigError(str(exc)) from None
         for where, s in agent_specs(cfg):
             try:  # (a model of another game or table refuses now, not mid-run)
-                agent = make_agent(s, spec, players=cfg.players, trust=cfg.trust_model)
-                check_agents_fit([agent], env)
+                agent = factory.make_agent(s, spec, players=cfg.players, trust=cfg.trust_model)
+                factory.check_agents_fit([agent], env)
             except (ValueError, FileNotFoundError) as exc:
                 raise ConfigError(f"{where}: {exc}") from None
     finally:

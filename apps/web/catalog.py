@@ -37,8 +37,6 @@ def shipped_for_page(spec: Any) -> list[dict[str, Any]]:
     options, ``default`` flag and card summary — each as ``ppo:NAME`` and as every search agent
     built on a model (``audition.search:model=NAME``, never a default); none without the
     ``train`` extra (torch) to play them."""
-    from parlour.models import read_index
-
     if importlib.util.find_spec("sb3_contrib") is None:
         return []
     out: list[dict[str, Any]] = []
