@@ -85,7 +85,7 @@ def find_export(path: str | os.PathLike) -> Path | None:
     return None
 
 
-def _checkpoint_module_dir(path: Path) -> Path:
+def checkpoint_module_dir(path: Path) -> Path:
     """The RLModule folder of an RLlib checkpoint (or run) folder ``path``."""
     if path.is_file():
         raise ValueError(
@@ -123,7 +123,7 @@ def _load_safe(path: Path) -> LoadedModule:
     return LoadedModule(module, tuple(document["observation"]["shape"]), document["action"]["n"])
 
 
-def _load_pickled(folder: Path) -> LoadedModule:
+def load_pickled(folder: Path) -> LoadedModule:
     """``RLModule.from_checkpoint`` (trusted: it unpickles), checked like a safe export."""
     from ray.rllib.core.rl_module.rl_module import RLModule
 
@@ -151,10 +151,10 @@ def load(path: str | os.PathLike, *, trust: bool = False) -> LoadedModule:
         if not export.exists():
             raise FileNotFoundError(f"rllib: no export file at {str(export)!r}")
         return _cached(_cache_key(export), lambda: _load_safe(export))
-    folder = _checkpoint_module_dir(Path(path))
+    folder = checkpoint_module_dir(Path(path))
     if not trust:
         refuse_untrusted(path, "an RLlib checkpoint without parlour's safe export")
-    return _cached(_cache_key(folder), lambda: _load_pickled(folder))
+    return _cached(_cache_key(folder), lambda: load_pickled(folder))
 
 
 def load_module(path: str | os.PathLike, *, trust: bool = False) -> Any:

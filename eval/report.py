@@ -41,16 +41,14 @@ import json
 import math
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from parlour._files import atomic_path, write_atomic
 from parlour.errors import UserError
+from parlour.games import Column, GameSpec, get_game
 from parlour.safe_stop import FINAL_EVALUATION
-
-if TYPE_CHECKING:
-    from parlour.games import Column, GameSpec
 
 HEADERS = ["agent", "games", "wins", "win rate", "95% CI", "mean score", "mean reward"]
 #: (the last: where the interval lies against the even share of a seat, 1 / players)
@@ -101,8 +99,6 @@ def save_figure(fig: Any, path: Path, dpi: int = PLOT_DPI) -> None:
 
 
 def _spec(data: Mapping[str, Any], spec: GameSpec | None) -> GameSpec:
-    from parlour.games import get_game
-
     return spec if spec is not None else get_game(data["game"])
 
 

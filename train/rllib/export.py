@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from parlour._files import write_atomic
-from parlour.agents.rllib_agent import _checkpoint_module_dir, _load_pickled
+from parlour.agents.rllib_agent import checkpoint_module_dir, load_pickled
 from parlour.agents.rllib_export import (
     EXPORT_NAME,
     FORMAT_NAME,
@@ -102,10 +102,10 @@ def export_checkpoint(
     once, trusting it (``trust=True``: it unpickles). Returns the file written."""
     from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
 
-    folder = _checkpoint_module_dir(Path(path))
+    folder = checkpoint_module_dir(Path(path))
     if not trust:
         refuse_untrusted(path, "an RLlib checkpoint")
-    loaded = _load_pickled(folder)
+    loaded = load_pickled(folder)
     config, defaults = dict(loaded.module.model_config or {}), DefaultModelConfig()
     model_config = module_model_config(
         config.get("fcnet_hiddens", defaults.fcnet_hiddens),
