@@ -45,6 +45,7 @@ bench: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
 
 # the import graph's numbers and the picture of the layers of .importlinter, drawn from it
 layers: $(STAMP)
