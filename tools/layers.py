@@ -369,7 +369,8 @@ def svg(root: Path) -> str:
         ra, rb = row_of[a], row_of[b]
         down = rb > ra
         upward += not down
-        x1, x2 = spread(a, outs[a], k), spread(b, ins[b], k)
+        # (exits and entries 4 px apart: an exit never continues an entry of the box below)
+        x1, x2 = spread(a, outs[a], k) + 4, spread(b, ins[b], k) - 4
         y1 = row_y[ra] + (box_h if down else 0)
         y2 = row_y[rb] + (0 if down else box_h)
         t1 = track_y[(ra if down else ra - 1, k, "out")]
