@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.parlour-installed
 PYTEST_ARGS ?=
 
-.PHONY: run test test-slow bench lint format clean chromium
+.PHONY: run test test-slow bench lint format clean chromium layers
 
 $(STAMP): pyproject.toml setup.py constraints.txt parlour.pth
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -31,6 +31,7 @@ chromium:
 test: $(STAMP) chromium
 	$(VENV)/bin/ruff format --check --quiet .
 	$(VENV)/bin/ruff check --quiet .
+	$(VENV)/bin/lint-imports
 	$(PY) -m pytest -q -n 2 -m "not slow" $(PYTEST_ARGS)
 
 test-slow: $(STAMP) chromium
@@ -44,6 +45,11 @@ bench: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
+
+# the import graph's numbers and the picture of the layers of .importlinter, drawn from it
+layers: $(STAMP)
+	$(PY) tools/layers.py --svg docs/images/layers.svg --json docs/layers.json
 
 format: $(STAMP)
 	$(VENV)/bin/ruff format .

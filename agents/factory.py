@@ -29,6 +29,7 @@ from typing import Any, Protocol
 from parlour.agents.base import Agent
 from parlour.agents.random_agent import RandomAgent
 from parlour.agents.trust import TRUST_FLAG
+from parlour.models import parse_spec  # (the spec syntax: the models registry reads it too)
 
 
 class Game(Protocol):
@@ -64,19 +65,6 @@ def int_option(name: str, value: str | None, default: int, high: int | None = No
     if high is not None and number > high:
         raise ValueError(f"option {name} must be <= {high:,}, got {number:,}")
     return number
-
-
-def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """``"audition.expert:sims=200"`` → ``("audition.expert", {"sims": "200"})``."""
-    name, _, rest = spec.partition(":")
-    options: dict[str, str] = {}
-    if rest:
-        for item in rest.split(","):
-            key, eq, value = item.partition("=")
-            if not eq or not key:
-                raise ValueError(f"agent spec {spec!r}: options are key=value, got {item!r}")
-            options[key.strip()] = value.strip()
-    return name, options
 
 
 def make_agent(

@@ -15,8 +15,8 @@ JSON values: nothing in it is imported, called or unpickled. :func:`check_docume
 | ``kind`` | ``"ppo"`` | a MaskablePPO policy |
 | ``policy.class`` | str | a registered policy: ``MaskableActorCriticPolicy`` (SB3's ``MlpPolicy``), or a game's (``GuestsPolicy``) |
 | ``policy.features_extractor`` | str | a registered extractor: ``FlattenExtractor``, or a game's (``AuditionFeatures``, ``GuestsFeatures``) |
-| ``policy.features_extractor_kwargs`` | mapping | the extractor's options: constructor parameters annotated bool, int, float or str (:func:`extractor_options`), each of that type, a number within ±:data:`~parlour.agents.limits.MAX_OPTION_INT`, a str of at most :data:`~parlour.agents.limits.MAX_OPTION_TEXT` characters |
-| ``policy.net_arch`` | list of ints, or ``{pi: [...], vf: [...]}`` | the hidden layers: at most ``MAX_LAYERS`` of at most ``MAX_LAYER_WIDTH`` each, at most ``MAX_NETWORK_PARAMETERS`` weights with the heads (:mod:`parlour.agents.limits`) |
+| ``policy.features_extractor_kwargs`` | mapping | the extractor's options: constructor parameters annotated bool, int, float or str (:func:`extractor_options`), each of that type, a number within ±:data:`~parlour.limits.MAX_OPTION_INT`, a str of at most :data:`~parlour.limits.MAX_OPTION_TEXT` characters |
+| ``policy.net_arch`` | list of ints, or ``{pi: [...], vf: [...]}`` | the hidden layers: at most ``MAX_LAYERS`` of at most ``MAX_LAYER_WIDTH`` each, at most ``MAX_NETWORK_PARAMETERS`` weights with the heads (:mod:`parlour.limits`) |
 | ``policy.activation`` | ``tanh`` / ``relu`` | the hidden layers' activation |
 | ``policy.ortho_init``, ``share_features_extractor``, ``normalize_images`` | bool | SB3's policy options |
 | ``policy.optimizer_kwargs`` | mapping | Adam's options: ``eps`` (number), ``foreach`` (bool), ``weight_decay`` (number) |
@@ -38,7 +38,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from parlour.agents.limits import (
+from parlour.limits import (
     MAX_ACTIONS,
     MAX_LAYER_WIDTH,
     MAX_LAYERS,

@@ -215,18 +215,27 @@ def read_model_file(path: str | os.PathLike) -> tuple[dict[str, Any], dict[str, 
     return doc, tensors
 
 
-def _tensor_shapes(header: Mapping[str, Any], where: str) -> dict[str, tuple[int, ...]]:
-    """Name -> shape of the policy tensors (not Adam's) a safetensors header lists."""
+def header_shapes(
+    header: Mapping[str, Any],
+    label: str,
+    *,
+    skip: tuple[str, ...] = (),
+    error: type[ValueError] = ModelFileError,
+) -> dict[str, tuple[int, ...]]:
+    """Name -> shape of the tensors a safetensors header lists (not its ``__metadata__``, nor a
+    name starting with a prefix of ``skip``): ``error("<label>: tensor <name> has no valid
+    shape")`` for an entry without a list of non-negative ints. parlour's model files and the
+    RLlib export (:mod:`parlour.agents.rllib_export`) both read their shapes with it."""
     shapes = {}
     for name, entry in header.items():
-        if name == "__metadata__" or name.startswith(OPTIMIZER_PREFIX):
+        if name == "__metadata__" or name.startswith(skip):
             continue
         shape = entry.get("shape") if isinstance(entry, dict) else None
         if not (
             isinstance(shape, list)
             and all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in shape)
         ):
-            raise ModelFileError(f"model {where!r}: tensor {name!r:.80} has no valid shape")
+            raise error(f"{label}: tensor {name!r:.80} has no valid shape")
         shapes[name] = tuple(shape)
     return shapes
 
@@ -260,7 +269,7 @@ def check_header_shapes(doc: dict[str, Any], header: Mapping[str, Any], where: s
     """``ModelFileError`` naming the file and the tensor unless the tensors a safetensors header
     lists have the shapes the document implies (:func:`implied_shapes`) and at least the weights
     it implies: checked from the header alone, before any tensor is read or network built."""
-    shapes = _tensor_shapes(header, where)
+    shapes = header_shapes(header, f"model {where!r}", skip=(OPTIMIZER_PREFIX,))
     for names, want in implied_shapes(doc):
         name = next((n for n in names if n in shapes), names[0])
         have = shapes.get(name)

@@ -32,15 +32,15 @@ import contextlib
 import os
 from collections import OrderedDict
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
+from parlour._legacy import legacy_module_paths
 from parlour.agents.base import MaskedLogitsAgent
+from parlour.agents.model_file import load_policy_file, sniff
 from parlour.agents.trust import refuse_untrusted, require_finite
-
-if TYPE_CHECKING:
-    from parlour.models import ShippedModel
+from parlour.models import ShippedModel, resolve_model_path
 
 #: loaded policies kept per process (least recently used dropped first): a long run's snapshots
 #: and periodic evaluations each add a path, and an agent holds its own policy anyway
@@ -55,8 +55,6 @@ def load_model(path: str | os.PathLike, **kwargs: Any) -> Any:
     This unpickles the zip: it runs any code the file holds. Call it only for a file the
     caller trusts (``trust=True``; :func:`load_policy` checks)."""
     from sb3_contrib import MaskablePPO
-
-    from parlour._legacy import legacy_module_paths
 
     with legacy_module_paths():
         return MaskablePPO.load(path, **kwargs)
@@ -86,8 +84,6 @@ def load_policy(path: str, trust: bool = False) -> Any:
     """The policy network of a saved model (cached, see the module docstring); ``path`` may be
     a shipped model's name (:func:`parlour.models.resolve_model_path`). A parlour model file
     loads as it is; a Stable-Baselines3 zip (pickles) only with ``trust``."""
-    from parlour.models import resolve_model_path
-
     path = resolve_model_path(path)
     if not os.path.isfile(path):
         if os.path.isdir(path):
@@ -116,8 +112,6 @@ PICKLED_MODEL = "a Stable-Baselines3 zip (or a parlour 0.1 model)"
 
 def _load_uncached(path: str, trust: bool) -> tuple[bool, Any]:
     """(whether the file was a pickle-bearing zip, its policy network)."""
-    from parlour.agents.model_file import load_policy_file, sniff
-
     try:
         kind = sniff(path)
     except OSError as exc:

@@ -4,16 +4,17 @@
 
 | PATH | what is loaded | trust needed |
 |---|---|---|
-| a ``.safetensors`` file | that safe export (:mod:`parlour.train.rllib.export`) | no |
+| a ``.safetensors`` file | that safe export (:mod:`parlour.agents.rllib_export`) | no |
 | a checkpoint folder (``runs/NAME/checkpoint``, ``runs/NAME/checkpoints/latest``) | its safe export ``policy.safetensors`` when it has one | no |
 | a run folder (``runs/NAME``) | ``checkpoint/policy.safetensors`` | no |
 | an RLlib checkpoint without an export (an ``Algorithm`` checkpoint, whose learner module is ``learner_group/learner/rl_module/learner``, or one saved RLModule folder) | ``RLModule.from_checkpoint``: pickles, which run code while they load | ``trust=True`` / ``--trust-model``; without it :class:`~parlour.agents.trust.UntrustedModelError` says why |
 
-A safe export is rebuilt from parlour's own :class:`~parlour.train.rllib.module.MaskedPPOModule`
+A safe export is rebuilt from parlour's own :class:`~parlour.agents.rllib_module.MaskedPPOModule`
 and loaded strictly; every loaded module must have finite weights. No Ray cluster is started or
 joined, so ``parlour eval`` and ``parlour play`` use it like any agent. :meth:`RLlibAgent.check_fits`
 refuses a game whose observation size or action count differs from the module's. A run made
-before parlour wrote safe exports is converted once with :func:`export_checkpoint` (trusting it).
+before parlour wrote safe exports is converted once with
+:func:`parlour.train.rllib.export.export_checkpoint` (trusting it).
 
 It acts through the module's inference pass, which masks illegal actions, and checks the mask
 again itself: it never returns an illegal action. By default it plays the most probable legal
@@ -33,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from parlour.agents.base import MaskedLogitsAgent
+from parlour.agents.rllib_export import EXPORT_NAME, is_export, read_export
 from parlour.agents.trust import refuse_untrusted, require_finite
 
 #: where an Algorithm checkpoint keeps the learning module
@@ -74,8 +76,6 @@ def module_dir(path: str | os.PathLike) -> Path:
 
 def find_export(path: str | os.PathLike) -> Path | None:
     """The safe export ``path`` names (the file, or the one in a checkpoint or run folder)."""
-    from parlour.train.rllib.export import EXPORT_NAME, is_export
-
     path = Path(path)
     if path.is_file() or is_export(path):
         return path if is_export(path) else None
@@ -85,7 +85,7 @@ def find_export(path: str | os.PathLike) -> Path | None:
     return None
 
 
-def _checkpoint_module_dir(path: Path) -> Path:
+def checkpoint_module_dir(path: Path) -> Path:
     """The RLModule folder of an RLlib checkpoint (or run) folder ``path``."""
     if path.is_file():
         raise ValueError(
@@ -119,13 +119,11 @@ def _cached(key: tuple[str, int, int], build: Any) -> LoadedModule:
 
 
 def _load_safe(path: Path) -> LoadedModule:
-    from parlour.train.rllib.export import read_export
-
     module, document = read_export(path)
     return LoadedModule(module, tuple(document["observation"]["shape"]), document["action"]["n"])
 
 
-def _load_pickled(folder: Path) -> LoadedModule:
+def load_pickled(folder: Path) -> LoadedModule:
     """``RLModule.from_checkpoint`` (trusted: it unpickles), checked like a safe export."""
     from ray.rllib.core.rl_module.rl_module import RLModule
 
@@ -153,49 +151,16 @@ def load(path: str | os.PathLike, *, trust: bool = False) -> LoadedModule:
         if not export.exists():
             raise FileNotFoundError(f"rllib: no export file at {str(export)!r}")
         return _cached(_cache_key(export), lambda: _load_safe(export))
-    folder = _checkpoint_module_dir(Path(path))
+    folder = checkpoint_module_dir(Path(path))
     if not trust:
         refuse_untrusted(path, "an RLlib checkpoint without parlour's safe export")
-    return _cached(_cache_key(folder), lambda: _load_pickled(folder))
+    return _cached(_cache_key(folder), lambda: load_pickled(folder))
 
 
 def load_module(path: str | os.PathLike, *, trust: bool = False) -> Any:
     """The policy RLModule ``path`` names (a safe export, or with ``trust`` an RLlib
     checkpoint), on the CPU in eval mode."""
     return load(path, trust=trust).module
-
-
-def export_checkpoint(
-    path: str | os.PathLike, out: str | os.PathLike, *, trust: bool = False
-) -> Path:
-    """Convert the RLlib checkpoint at ``path`` (a run made before parlour wrote safe exports)
-    into the safe export ``out`` (a ``.safetensors`` file; a folder gets ``policy.safetensors``),
-    once, trusting it (``trust=True``: it unpickles). Returns the file written."""
-    from ray.rllib.core.rl_module.default_model_config import DefaultModelConfig
-
-    from parlour.train.rllib.export import (
-        EXPORT_NAME,
-        export_document,
-        module_model_config,
-        write_export,
-    )
-
-    folder = _checkpoint_module_dir(Path(path))
-    if not trust:
-        refuse_untrusted(path, "an RLlib checkpoint")
-    loaded = _load_pickled(folder)
-    config, defaults = dict(loaded.module.model_config or {}), DefaultModelConfig()
-    model_config = module_model_config(
-        config.get("fcnet_hiddens", defaults.fcnet_hiddens),
-        config.get("fcnet_activation", defaults.fcnet_activation),
-        config.get("vf_share_layers", defaults.vf_share_layers),
-    )
-    target = Path(out)
-    if target.is_dir():
-        target = target / EXPORT_NAME
-    document = export_document(model_config, loaded.obs_shape[0], loaded.actions)
-    write_export(target, loaded.module.state_dict(), document)
-    return target
 
 
 class RLlibAgent(MaskedLogitsAgent):

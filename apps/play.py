@@ -52,7 +52,7 @@ import textwrap
 from typing import TYPE_CHECKING, Any, TextIO
 
 from parlour.agents.factory import check_agents_fit
-from parlour.apps.cli import game_argument, parse_options, trust_argument
+from parlour.games.arguments import game_argument, parse_options, trust_argument
 from parlour.games.ui import Move, TerminalUI
 from parlour.models import default_model, seat_options
 

@@ -16,13 +16,14 @@ import time
 
 import numpy as np
 
+from parlour.benchmarks.figures import figure as _figure
+
 
 def _p95(xs: list[float]) -> float:
     return float(np.percentile(xs, 95))
 
 
 def figures(quick: bool = False) -> list[dict]:
-    from parlour.benchmarks.run import _figure
     from parlour.envs import awkward_guests_v1
     from parlour.envs.awkward_guests import LEVELS, Deduction, generate_case, solve
 

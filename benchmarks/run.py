@@ -36,7 +36,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from parlour.apps.cli import positive_int
+from parlour import extras
+from parlour.benchmarks.figures import figure as _figure
+from parlour.errors import UserError
+from parlour.games.arguments import positive_int
 
 HELP = "measure throughput against PettingZoo / OpenSpiel peers (not part of make test)"
 SECTIONS = ("aec", "engine", "batched", "guests", "train", "memory")
@@ -68,19 +71,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=",".join(SECTIONS),
         help=f"comma-separated subset of {','.join(SECTIONS)}",
     )
-
-
-def _figure(name, value, unit, peer=None, peer_value=None, **extra) -> dict[str, Any]:
-    ratio = value / peer_value if peer_value else None
-    return {
-        "name": name,
-        "value": value,
-        "unit": unit,
-        "peer": peer if peer_value else None,
-        "peer_value": peer_value,
-        "ratio": ratio,
-        **extra,
-    }
 
 
 def _interleaved(cases: dict[str, Callable[[int], Any]], repeats: int) -> dict[str, Any]:
@@ -271,20 +261,17 @@ def check_imports(sections: list[str]) -> None:
     """Before anything is measured: ``UserError`` naming the extra to install when a section's
     own modules are missing (:data:`SECTION_NEEDS`); one line on stderr when peers' modules are
     (:data:`SECTION_PEERS`: those ratios are left null)."""
-    from parlour.errors import UserError
-    from parlour.extras import install_line, missing, needs
-
     for section in sections:
-        lost = missing(SECTION_NEEDS.get(section, ()))
+        lost = extras.missing(SECTION_NEEDS.get(section, ()))
         if lost:
             raise UserError(
-                f"{needs(f'the {section} section', lost)}, or leave it out (--sections)"
+                f"{extras.needs(f'the {section} section', lost)}, or leave it out (--sections)"
             )
-    peers = sorted({m for s in sections for m in missing(SECTION_PEERS.get(s, ()))})
+    peers = sorted({m for s in sections for m in extras.missing(SECTION_PEERS.get(s, ()))})
     if peers:
         print(
             f'parlour bench: the peers need the "bench" extra (missing: {", ".join(peers)}): '
-            f"their ratios are left null; {install_line('bench')}",
+            f"their ratios are left null; {extras.install_line('bench')}",
             file=sys.stderr,
         )
 

@@ -16,7 +16,7 @@ parlour eval --game guests --players 1 --agents guests.deducer random --games 20
 | ``--workers`` | processes, 1..256 (default: one per core) |
 | ``--out`` | output folder (default ``runs/eval/<game>_<players>p_<time>``) |
 | ``--overwrite`` | write into an existing non-empty ``--out`` (only ``eval.*`` and ``replays/replay_*.json`` are replaced; without it such a folder is refused before any game is played, and left as it was) |
-| ``--save-replays K`` | also write the first ``K`` games as replays, ``<out>/replays/replay_KKKK.json`` (:mod:`parlour.apps.web.replay`; watch them with ``parlour serve --replays <out>/replays``) |
+| ``--save-replays K`` | also write the first ``K`` games as replays, ``<out>/replays/replay_KKKK.json`` (:mod:`parlour.eval.replay`; watch them with ``parlour serve --replays <out>/replays``) |
 
 Writes ``eval.json`` (format of :mod:`parlour.eval.tournament`; strict JSON, a number that is
 not finite is ``null``), ``eval.md`` and ``eval.png`` (win rates with 95% intervals; the
@@ -36,7 +36,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from parlour.apps.cli import (
+from parlour.games.arguments import (
     game_argument,
     games_argument,
     parse_options,
@@ -110,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     paths = write_results_safely(result, out, spec)
     if args.save_replays:
-        from parlour.apps.web.replay import save_tournament_replays
+        from parlour.eval.replay import save_tournament_replays
 
         paths.append(
             save_tournament_replays(

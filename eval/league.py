@@ -71,7 +71,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from parlour._files import write_atomic
-from parlour.apps.cli import (
+from parlour.eval import report
+from parlour.games.arguments import (
     game_argument,
     games_argument,
     non_negative_int,
@@ -80,7 +81,6 @@ from parlour.apps.cli import (
     trust_argument,
     workers_argument,
 )
-from parlour.eval import report
 
 if TYPE_CHECKING:
     from parlour.games import Game

@@ -31,6 +31,10 @@ models that need different values of a key the table leaves unset are refused (g
 The folder read is :data:`MODELS_DIR_ENV` (``PARLOUR_MODELS_DIR``) when set, else this package's
 own folder: tests point it at a temporary registry. ``parlour models`` lists the models with their
 cards' summary lines (:mod:`parlour.apps.models`). Importing this module loads only PyYAML.
+
+It reads agent specs itself (:func:`parse_spec`: ``NAME:key=value,...``, the syntax of
+:mod:`parlour.agents.factory`, which imports it from here), so that it imports nothing of
+parlour above it.
 """
 
 from __future__ import annotations
@@ -258,12 +262,23 @@ def shipped_in(specs: Any, folder: Path | None = None) -> list[tuple[str, Shippe
     return found
 
 
+def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """``"audition.expert:sims=200"`` → ``("audition.expert", {"sims": "200"})``."""
+    name, _, rest = spec.partition(":")
+    options: dict[str, str] = {}
+    if rest:
+        for item in rest.split(","):
+            key, eq, value = item.partition("=")
+            if not eq or not key:
+                raise ValueError(f"agent spec {spec!r}: options are key=value, got {item!r}")
+            options[key.strip()] = value.strip()
+    return name, options
+
+
 def _model_name(spec: str) -> str | None:
     """The model an agent spec plays: ``ppo:NAME[:sample]`` or ``AGENT:model=NAME[,...]``."""
     if spec.startswith("ppo:"):
         return spec[len("ppo:") :].removesuffix(":sample")
-    from parlour.agents.factory import parse_spec
-
     try:
         return parse_spec(spec)[1].get("model")
     except ValueError:  # options that are not key=value (``rllib:PATH``): no shipped model

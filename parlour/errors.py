@@ -11,6 +11,9 @@ stderr, ``parlour <command>: error: <message>``, and a non-zero exit code, never
 | anything else (a bug in parlour) | 1 | ``internal error: <type>: <message>`` |
 
 Set ``PARLOUR_TRACEBACK=1`` to get the traceback instead (for bug reports).
+
+:func:`check_command` refuses a command whose optional extra is missing before it does any work
+(:data:`parlour.extras.COMMAND_NEEDS`).
 """
 
 from __future__ import annotations
@@ -20,6 +23,8 @@ import os
 import sys
 import zipfile
 from collections.abc import Callable
+
+from parlour import extras
 
 #: exit codes
 EXIT_USER_ERROR = 2
@@ -75,13 +80,9 @@ def run_guarded(
     except SystemExit:
         raise
     except Exception as exc:
-        from parlour.extras import missing_extra
-
-        lost = missing_extra(exc)  # (also under an error that wrapped it: "cannot load ...")
+        lost = extras.missing_extra(exc)  # (also under an error that wrapped it: "cannot load ...")
         if lost is not None or isinstance(exc, ImportError):
-            from parlour.extras import hint
-
-            report(command, one_line(hint(lost or exc)))  # type: ignore[arg-type]
+            report(command, one_line(extras.hint(lost or exc)))  # type: ignore[arg-type]
             return EXIT_USER_ERROR
         if isinstance(exc, (UserError, *USER_ERRORS)):
             report(command, one_line(exc))
@@ -93,3 +94,12 @@ def run_guarded(
             f"(set {TRACEBACK_VARIABLE}=1 for the traceback)",
         )
         return EXIT_INTERNAL_ERROR
+
+
+def check_command(command: str) -> None:
+    """:class:`UserError` (:func:`parlour.extras.needs`' line) if a module
+    :data:`~parlour.extras.COMMAND_NEEDS` lists for ``command`` is missing: before the command
+    does any work."""
+    lost = extras.missing(extras.COMMAND_NEEDS.get(command, ()))
+    if lost:
+        raise UserError(extras.needs("this command", lost))

@@ -5,7 +5,8 @@ train, evaluate, serve or benchmark need an extra (``pyproject.toml``'s optional
 dependencies). A command run without its extra ends with one line naming the extra to install
 (:func:`hint`, used by :func:`parlour.errors.run_guarded`), never a bare
 ``No module named ...``; the modules a command always needs (:data:`COMMAND_NEEDS`) are checked
-before it starts (:func:`check_command`), so that no work is lost to a late import.
+before it starts (:func:`parlour.errors.check_command`), so that no work is lost to a late
+import. This module imports nothing of parlour (:mod:`parlour.errors` builds on it).
 
 | extra | modules | needed by |
 |---|---|---|
@@ -43,8 +44,8 @@ MODULE_EXTRAS: dict[str, str] = {
 
 
 #: the modules a subcommand needs whatever it is asked (checked before it starts, by
-#: :func:`check_command`); what depends on the arguments (``ppo:`` agents: torch; ``backend:
-#: rllib``: ray) is named when its import fails (:func:`hint`)
+#: :func:`parlour.errors.check_command`); what depends on the arguments (``ppo:`` agents:
+#: torch; ``backend: rllib``: ray) is named when its import fails (:func:`hint`)
 COMMAND_NEEDS: dict[str, tuple[str, ...]] = {
     "train": ("torch", "stable_baselines3", "sb3_contrib", "tensorboard", "tqdm", "matplotlib"),
     "eval": ("tqdm", "matplotlib"),
@@ -114,13 +115,3 @@ def missing(modules: tuple[str, ...] | list[str]) -> list[str]:
         if not found:
             out.append(name)
     return out
-
-
-def check_command(command: str) -> None:
-    """:class:`~parlour.errors.UserError` (:func:`needs`' line) if a module
-    :data:`COMMAND_NEEDS` lists for ``command`` is missing: before the command does any work."""
-    from parlour.errors import UserError
-
-    lost = missing(COMMAND_NEEDS.get(command, ()))
-    if lost:
-        raise UserError(needs("this command", lost))

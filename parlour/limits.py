@@ -12,9 +12,9 @@ documented run; it catches a typo of a few extra zeros, not a real experiment.
 | :data:`MAX_WORKERS` | 256 | ``eval/league --workers``, ``eval.workers`` | a process each, with its own agents and env (torch: ~300 MB each) |
 | :data:`MAX_N_ENVS` | 4,096 | ``n_envs`` (``dummy``, ``batched``) | the largest shipped config plays 512 games in one process |
 | :data:`MAX_SUBPROC_ENVS` | 128 | ``n_envs`` with ``vec_env: subproc`` | a process each (~150-300 MB with torch imported) |
-| :data:`MAX_LAYER_WIDTH` | 4,096 | each ``ppo.net_arch`` layer | the shipped configs use at most 512; one 4,096-wide square layer is 16.8 M weights |
-| :data:`MAX_LAYERS` | 16 | ``ppo.net_arch`` depth (per network) | the shipped configs use at most 2 |
-| :data:`MAX_NETWORK_PARAMETERS` | 50,000,000 | the weights ``ppo.net_arch`` implies (policy and value networks, from the observation size) | 200 MB of float32 weights, ~800 MB with the gradients and Adam's two moments |
+| :data:`MAX_LAYER_WIDTH` | 4,096 | each ``ppo.net_arch`` layer; each layer of a model file | the shipped configs use at most 512; one 4,096-wide square layer is 16.8 M weights |
+| :data:`MAX_LAYERS` | 16 | ``ppo.net_arch`` depth (per network); a model file's | the shipped configs use at most 2 |
+| :data:`MAX_NETWORK_PARAMETERS` | 50,000,000 | the weights ``ppo.net_arch`` implies (policy and value networks, from the observation size); a model file's | 200 MB of float32 weights, ~800 MB with the gradients and Adam's two moments |
 | :data:`MAX_ROLLOUT_STEPS` | 262,144 | ``ppo.n_steps`` × ``n_envs``, ``ppo.batch_size`` | the rollout buffer holds an observation per step (Awkward Guests: ~10 KB): 2.6 GB at the bound; shipped: at most 16,384 |
 | :data:`MAX_EPOCHS` | 1,000 | ``ppo.n_epochs``, ``imitation.epochs`` | passes over a rollout; shipped: at most 10 |
 | :data:`MAX_TOTAL_TIMESTEPS` | 10,000,000,000 | ``total_timesteps`` | 3,000 times the longest shipped run (3 M) |
@@ -25,21 +25,21 @@ documented run; it catches a typo of a few extra zeros, not a real experiment.
 | :data:`MAX_SIMS` | 10,000 | ``sims`` of ``audition.expert`` / ``audition.search`` | rollouts per decision (each samples its worlds at once); documented: at most 200 |
 | :data:`MAX_SEARCH_DEPTH` | 1,000 | ``depth`` of ``audition.search`` | decisions per rollout before the value head; an Audition game has a few hundred at most |
 | :data:`MAX_SEARCH_TOP` | 27 | ``top`` of ``audition.search`` | the most actions a decision can search: Audition's action count |
+| :data:`MAX_OBSERVATION_SIZE` | 1,048,576 | a model file's flat observation (numbers) | Awkward Guests' is 2,384, Audition's 321 |
+| :data:`MAX_ACTIONS` | 65,536 | a model file's ``Discrete`` action space's ``n`` (and its ``start``) | Awkward Guests has 95 actions, Audition 27 |
+| :data:`MAX_OPTION_INT` | 1,000,000 | the magnitude of an int or float option of a features extractor in a model file | |
+| :data:`MAX_OPTION_TEXT` | 256 | the length of a str option of a features extractor in a model file | |
 
 :func:`check_at_most` is the check (``"<key>: must be in <low>..<bound>, got <value>"``, a
-``ValueError``); :func:`check_config` and :func:`check_network` apply the config's bounds
-(:mod:`parlour.train.config` turns their errors into ``ConfigError``). The network bounds and
-:func:`network_parameters` are defined in :mod:`parlour.agents.limits` (the model file reader
-checks them too) and re-exported here.
+``ValueError``); :func:`network_parameters` counts the weights of a fully connected network.
+The model file readers (:mod:`parlour.agents.model_document`, :mod:`parlour.agents.rllib_export`)
+refuse a file past a network bound before anything is built from it; a training config's bounds
+are applied by :func:`parlour.train.bounds.check_config` and
+:func:`~parlour.train.bounds.check_network` (:mod:`parlour.train.config` turns their errors into
+``ConfigError``). This module imports nothing: every layer of parlour may use it.
 """
 
 from __future__ import annotations
-
-import math
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from parlour.train.config import TrainConfig
 
 MAX_GAMES = 1_000_000
 MAX_ARRANGEMENTS = 2_000
@@ -56,15 +56,15 @@ MAX_CASE_PROCESSES = 32
 MAX_SIMS = 10_000
 MAX_SEARCH_DEPTH = 1_000
 MAX_SEARCH_TOP = 27
-
-# (defined below train, the model file reader uses them too; imported after the bounds above:
-# importing parlour.agents runs its factory, which imports those bounds from this module)
-from parlour.agents.limits import (  # noqa: E402
-    MAX_LAYER_WIDTH,
-    MAX_LAYERS,
-    MAX_NETWORK_PARAMETERS,
-    network_parameters,
-)
+#: network bounds: of a config (``ppo.net_arch``) and of a model file (its reader,
+#: :mod:`parlour.agents.model_document`, and the RLlib export's, :mod:`parlour.agents.rllib_export`)
+MAX_LAYER_WIDTH = 4_096
+MAX_LAYERS = 16
+MAX_NETWORK_PARAMETERS = 50_000_000
+MAX_OBSERVATION_SIZE = 2**20
+MAX_ACTIONS = 2**16
+MAX_OPTION_INT = 1_000_000
+MAX_OPTION_TEXT = 256
 
 
 def check_at_most(key: str, value: int, bound: int, low: int = 1) -> None:
@@ -73,52 +73,10 @@ def check_at_most(key: str, value: int, bound: int, low: int = 1) -> None:
         raise ValueError(f"{key}: must be in {low:,}..{bound:,}, got {value:,}")
 
 
-def check_config(cfg: TrainConfig) -> None:
-    """The bounds of a training config (``ValueError`` naming the key and the range)."""
-    subproc = cfg.vec_env == "subproc"
-    check_at_most("n_envs", cfg.n_envs, MAX_SUBPROC_ENVS if subproc else MAX_N_ENVS)
-    check_at_most("total_timesteps", cfg.total_timesteps, MAX_TOTAL_TIMESTEPS)
-    check_at_most("torch_threads", cfg.torch_threads, MAX_TORCH_THREADS)
-    check_at_most("opponents.max_snapshots", cfg.opponents.max_snapshots, MAX_SNAPSHOTS)
-    p = cfg.ppo
-    check_at_most("ppo.n_steps x n_envs", p.n_steps * cfg.n_envs, MAX_ROLLOUT_STEPS, 2)
-    check_at_most("ppo.batch_size", p.batch_size, MAX_ROLLOUT_STEPS, 2)
-    check_at_most("ppo.n_epochs", p.n_epochs, MAX_EPOCHS)
-    nets = p.net_arch.items() if isinstance(p.net_arch, dict) else [("", p.net_arch)]
-    for net, layers in nets:
-        key = f"ppo.net_arch{'.' + net if net else ''}"
-        check_at_most(f"{key} (layers)", len(layers), MAX_LAYERS, 0)
-        for i, width in enumerate(layers):
-            check_at_most(f"{key}[{i}]", width, MAX_LAYER_WIDTH)
-    e, im = cfg.eval, cfg.imitation
-    check_at_most("eval.games", e.games, MAX_GAMES)
-    check_at_most("eval.final_games", e.final_games, MAX_GAMES)
-    if e.workers is not None:
-        check_at_most("eval.workers", e.workers, MAX_WORKERS)
-    check_at_most("imitation.steps", im.steps, MAX_IMITATION_STEPS)
-    check_at_most("imitation.epochs", im.epochs, MAX_EPOCHS)
-    check_at_most("imitation.batch_size", im.batch_size, MAX_ROLLOUT_STEPS)
-    case_workers = cfg.game_options.get("case_workers", 0)
-    if isinstance(case_workers, int) and not isinstance(case_workers, bool):
-        check_at_most(
-            "game_options.case_workers x n_envs",
-            case_workers * cfg.n_envs,
-            MAX_CASE_PROCESSES,
-            0,
-        )
-
-
-def check_network(cfg: TrainConfig, env: Any) -> None:
-    """``ppo.net_arch``'s policy and value networks on the env's observation: at most
-    :data:`MAX_NETWORK_PARAMETERS` weights."""
-    space = env.observation_space(env.possible_agents[0])
-    space = space["observation"] if "observation" in getattr(space, "spaces", {}) else space
-    inputs = int(math.prod(space.shape or (1,)))
-    arch = cfg.ppo.net_arch
-    pi, vf = (arch["pi"], arch["vf"]) if isinstance(arch, dict) else (arch, arch)
-    total = network_parameters(pi, inputs) + network_parameters(vf, inputs)
-    if total > MAX_NETWORK_PARAMETERS:
-        raise ValueError(
-            f"ppo.net_arch: {arch} on the {inputs:,} observation numbers has {total:,} weights; "
-            f"the limit is {MAX_NETWORK_PARAMETERS:,}"
-        )
+def network_parameters(layers: list[int], inputs: int) -> int:
+    """The weights and biases of a fully connected network of ``layers`` on ``inputs`` numbers."""
+    total, width = 0, inputs
+    for size in layers:
+        total += width * size + size
+        width = size
+    return total

@@ -24,6 +24,7 @@ import ast
 import configparser
 import json
 import sys
+from collections import defaultdict
 from pathlib import Path
 
 PACKAGE = "parlour"
@@ -282,43 +283,127 @@ def package_edges(root: Path, packages: list[str]) -> set[tuple[str, str]]:
 
 
 def svg(root: Path) -> str:
-    """The layers as rows of boxes (top: apps), an arrow per package that imports another."""
+    """The layers as rows of boxes (top: apps), an arrow per package that imports another.
+
+    Arrows are drawn orthogonally so that none crosses a box: each leaves the bottom of the
+    importing package (the top, for an upward import), runs along the gap under its row, down a
+    lane of its own beside the rows it passes, along the gap above its target's row and into the
+    target's top. An upward import (one ``lint-imports`` refuses) is red."""
     rows = read_layers(root)
-    box_w, box_h, gap_x, gap_y, pad = 170, 36, 30, 70, 20
-    width = max(len(r) for r in rows) * (box_w + gap_x) + 2 * pad
-    height = len(rows) * (box_h + gap_y) + 2 * pad
-    where: dict[str, tuple[float, float]] = {}
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-        f'font-family="sans-serif" font-size="13">',
-        '<defs><marker id="a" markerWidth="8" markerHeight="8" refX="7" refY="4" orient="auto">'
-        '<path d="M0,0 L8,4 L0,8 z" fill="#777"/></marker></defs>',
-        f'<rect width="{width}" height="{height}" fill="white"/>',
-    ]
-    for i, row in enumerate(rows):
-        y = pad + i * (box_h + gap_y)
-        x0 = (width - len(row) * (box_w + gap_x) + gap_x) / 2
-        for j, pkg in enumerate(row):
-            x = x0 + j * (box_w + gap_x)
-            where[pkg] = (x, y)
     flat = [p for r in rows for p in r]
-    for a, b in sorted(package_edges(root, flat)):
-        (xa, ya), (xb, yb) = where[a], where[b]
-        up = yb < ya
-        y1 = ya if up else ya + box_h
-        y2 = yb + box_h if up else yb
-        color = "#c00" if up else "#777"
+    row_of = {p: i for i, r in enumerate(rows) for p in r}
+    edges = sorted(package_edges(root, flat), key=lambda e: (row_of[e[0]], row_of[e[1]], e))
+    box_w, box_h, gap_x, pad, lane_gap, step = 150, 34, 24, 24, 18, 6
+    # the boxes' x (rows centred on one axis) and each arrow's end points on them
+    centre = pad + max(len(r) for r in rows) * (box_w + gap_x) / 2 + 60
+    x_of: dict[str, float] = {}
+    for row in rows:
+        x0 = centre - (len(row) * (box_w + gap_x) - gap_x) / 2
+        for j, pkg in enumerate(row):
+            x_of[pkg] = x0 + j * (box_w + gap_x)
+    outs: dict[str, list[int]] = defaultdict(list)
+    ins: dict[str, list[int]] = defaultdict(list)
+    for k, (a, b) in enumerate(edges):
+        outs[a].append(k)
+        ins[b].append(k)
+
+    def spread(pkg: str, ks: list[int], k: int) -> float:
+        ordered = sorted(ks, key=lambda i: x_of[edges[i][1] if edges[i][0] == pkg else edges[i][0]])
+        return x_of[pkg] + box_w * (ordered.index(k) + 1) / (len(ordered) + 1)
+
+    # the gaps under each row: one track per arrow running along it
+    tracks: dict[int, list[tuple[int, str]]] = defaultdict(list)  # gap below row i -> arrows
+    for k, (a, b) in enumerate(edges):
+        ra, rb = row_of[a], row_of[b]
+        down = rb > ra
+        tracks[ra if down else ra - 1].append((k, "out"))
+        if abs(rb - ra) > 1:
+            tracks[rb - 1 if down else rb].append((k, "in"))
+    gap_h = {i: max(40, step * (len(tracks[i]) + 2)) for i in range(len(rows))}
+    top = pad + 40
+    row_y: list[float] = []
+    y = top
+    for i in range(len(rows)):
+        row_y.append(y)
+        y += box_h + gap_h[i]
+    height = y - gap_h[len(rows) - 1] + pad + 60
+    track_y = {
+        (i, k, part): row_y[i] + box_h + step * (n + 1)
+        for i, ts in tracks.items()
+        for n, (k, part) in enumerate(ts)
+    }
+    # lanes beside the rows for arrows that pass rows: left of the boxes for targets left of the
+    # axis, right of them for those right of it, the side with fewer lanes for those on it
+    extent_l = min(x_of.values()) - lane_gap
+    extent_r = max(x + box_w for x in x_of.values()) + lane_gap
+    lanes: dict[int, float] = {}
+    n_left = n_right = 0
+    for k, (a, b) in enumerate(edges):
+        if abs(row_of[b] - row_of[a]) > 1:
+            passed = rows[min(row_of[a], row_of[b]) + 1 : max(row_of[a], row_of[b])]
+            left = min(x_of[p] for r in passed for p in r) - lane_gap
+            right = max(x_of[p] + box_w for r in passed for p in r) + lane_gap
+            middle = x_of[b] + box_w / 2 - centre
+            if middle < -1 or (abs(middle) <= 1 and n_left < n_right):
+                lanes[k] = left - step * n_left
+                n_left += 1
+            else:
+                lanes[k] = right + step * n_right
+                n_right += 1
+    width = max([extent_r + pad, *[x + pad for x in lanes.values()]])
+    shift = max(0.0, pad - min([extent_l, *lanes.values()]))
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width + shift:.0f}" '
+        f'height="{height:.0f}" font-family="sans-serif" font-size="13">',
+        '<defs><marker id="a" markerWidth="7" markerHeight="7" refX="6" refY="3.5" '
+        'orient="auto"><path d="M0,0 L7,3.5 L0,7 z" fill="#666"/></marker>'
+        '<marker id="u" markerWidth="7" markerHeight="7" refX="6" refY="3.5" orient="auto">'
+        '<path d="M0,0 L7,3.5 L0,7 z" fill="#c00"/></marker></defs>',
+        f'<rect width="{width + shift:.0f}" height="{height:.0f}" fill="white"/>',
+        f'<g transform="translate({shift:.0f},0)">',
+        f'<text x="{centre:.0f}" y="{pad + 12}" text-anchor="middle" font-size="15" '
+        'font-weight="bold">parlour: import layers (.importlinter)</text>',
+    ]
+    upward = 0
+    for k, (a, b) in enumerate(edges):
+        ra, rb = row_of[a], row_of[b]
+        down = rb > ra
+        upward += not down
+        # (exits and entries 4 px apart: an exit never continues an entry of the box below)
+        x1, x2 = spread(a, outs[a], k) + 4, spread(b, ins[b], k) - 4
+        y1 = row_y[ra] + (box_h if down else 0)
+        y2 = row_y[rb] + (0 if down else box_h)
+        t1 = track_y[(ra if down else ra - 1, k, "out")]
+        points = [(x1, y1), (x1, t1)]
+        if k in lanes:
+            t2 = track_y[(rb - 1 if down else rb, k, "in")]
+            points += [(lanes[k], t1), (lanes[k], t2), (x2, t2)]
+        else:
+            points += [(x2, t1)]
+        points.append((x2, y2))
+        color, marker = ("#666", "a") if down else ("#c00", "u")
+        path = " ".join(f"{x:.1f},{yy:.1f}" for x, yy in points)
         parts.append(
-            f'<line x1="{xa + box_w / 2}" y1="{y1}" x2="{xb + box_w / 2}" y2="{y2}" '
-            f'stroke="{color}" stroke-width="1" marker-end="url(#a)" opacity="0.7"/>'
+            f'<polyline points="{path}" fill="none" stroke="{color}" '
+            f'stroke-width="{1 if down else 2}" marker-end="url(#{marker})" opacity="0.8">'
+            f"<title>{a} imports {b}</title></polyline>"
         )
-    for pkg, (x, y) in where.items():
+    for pkg, x in x_of.items():
+        yy = row_y[row_of[pkg]]
         parts.append(
-            f'<rect x="{x}" y="{y}" width="{box_w}" height="{box_h}" rx="6" fill="#eef3fb" '
-            f'stroke="#35a"/><text x="{x + box_w / 2}" y="{y + 23}" text-anchor="middle">'
-            f"{pkg}</text>"
+            f'<rect x="{x:.1f}" y="{yy:.1f}" width="{box_w}" height="{box_h}" rx="6" '
+            f'fill="#eef3fb" stroke="#35a"/><text x="{x + box_w / 2:.1f}" y="{yy + 22:.1f}" '
+            f'text-anchor="middle">{pkg}</text>'
         )
-    parts.append("</svg>")
+    legend = (
+        f"{len(edges)} arrows: package A imports package B (any import: module level, in a "
+        f"function, under TYPE_CHECKING); {upward} upward (red) break the layers"
+    )
+    parts.append(
+        f'<text x="{centre:.0f}" y="{height - pad:.0f}" text-anchor="middle" font-size="12" '
+        f'fill="#333">{legend}</text>'
+    )
+    parts += ["</g>", "</svg>"]
     return "\n".join(parts) + "\n"
 
 

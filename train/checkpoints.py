@@ -40,16 +40,15 @@ from typing import Any
 from parlour._files import TMP_SUFFIX, _fsync_folder, atomic_path, read_regular_file, write_atomic
 from parlour.eval.report import strict_json
 from parlour.safe_stop import deferred_interrupts
-from parlour.train.run_folder import RunFolderError
 
-#: the newest checkpoint's model file (the one name to change with the model format)
-CHECKPOINT_MODEL = "latest.safetensors"
+# (the model files' names: the run folder's layout, which ``--resume`` checks first)
+from parlour.train.run_folder import CHECKPOINT_MODEL, PREVIOUS_MODEL, RunFolderError
+
 #: the newest checkpoint's state
 STATE_FILE = "state.json"
 #: the suffix of an older parlour's model files (SB3 zips: pickles)
 OLD_MODEL_SUFFIX = ".zip"
-#: the previous checkpoint: its model file keeps the model format's suffix
-PREVIOUS_MODEL = "previous" + Path(CHECKPOINT_MODEL).suffix
+#: the previous checkpoint's state (its model file: :data:`PREVIOUS_MODEL`)
 PREVIOUS_STATE = "previous_state.json"
 #: the new pair while it is written (the names of :func:`write_checkpoint`'s staging files)
 NEW_MODEL = ".new" + Path(CHECKPOINT_MODEL).suffix

@@ -18,13 +18,13 @@ agent specs and the game options against it.
 | ``seed`` | int | 0 | seeds SB3/torch, the envs and the evaluations (a ``--resume`` session: a seed derived from it and the step it resumes at, ``train.session_seed``) |
 | ``total_timesteps`` | int | 200000 | learner steps |
 | ``n_envs`` | int | 2 | parallel envs |
-| ``vec_env`` | ``subproc`` / ``dummy`` / ``batched`` | ``subproc`` | ``SubprocVecEnv`` (one process per env), in-process, or the game's batched env (``n_envs`` games in one process: Audition as arrays, Awkward Guests as :mod:`parlour.train.multi_game`; ``Training.batched_vec_env``, falling back to ``subproc``) |
+| ``vec_env`` | ``subproc`` / ``dummy`` / ``batched`` | ``subproc`` | ``SubprocVecEnv`` (one process per env), in-process, or the game's batched env (``n_envs`` games in one process: Audition as arrays, Awkward Guests as :mod:`parlour.train.multi_game`; ``Game.batched_vec_env``, falling back to ``subproc``) |
 | ``torch_threads`` | int | 1 | torch threads of the training process: 1 when the envs run in worker processes (more threads thrash against them); 2 pays on 2 free cores when the whole loop runs in one process (``vec_env: batched``) |
 | ``opponents.baselines`` | mapping spec → weight | ``{random: 1}`` | baseline opponents and their weights |
 | ``opponents.snapshot_every`` | int | 0 | learner steps between snapshots added to the pool (0: no self-play) |
 | ``opponents.snapshot_weight`` | float | 0.5 | probability that an opponent seat is a snapshot (once one exists) |
 | ``opponents.max_snapshots`` | int | 5 | snapshots kept (oldest dropped) |
-| ``ppo.*`` | | see :class:`PPOConfig` | MaskablePPO hyper-parameters (``learning_rate_end``: decay the learning rate linearly to this value over the run; null keeps it constant), ``net_arch`` (a list of layer sizes for both networks, or SB3's ``{pi: [...], vf: [...]}``), ``activation`` (``tanh``/``relu``), ``features`` (use the game's feature extractor, ``Training.features_extractor``), ``features_extractor_kwargs`` (that extractor's options: its constructor's parameters annotated bool, int, float or str, e.g. Audition's ``count_indicators``) |
+| ``ppo.*`` | | see :class:`PPOConfig` | MaskablePPO hyper-parameters (``learning_rate_end``: decay the learning rate linearly to this value over the run; null keeps it constant), ``net_arch`` (a list of layer sizes for both networks, or SB3's ``{pi: [...], vf: [...]}``), ``activation`` (``tanh``/``relu``), ``features`` (use the game's feature extractor, ``Game.features_extractor``), ``features_extractor_kwargs`` (that extractor's options: its constructor's parameters annotated bool, int, float or str, e.g. Audition's ``count_indicators``) |
 | ``eval.every`` | int | 50000 | learner steps between evaluations against ``eval.agents`` |
 | ``eval.games`` | int | 200 | games per periodic evaluation and baseline |
 | ``eval.agents`` | list | the game's cheap baselines | periodic evaluation opponents |
@@ -44,26 +44,26 @@ from __future__ import annotations
 import dataclasses
 import importlib.resources
 import math
+import os
 import types
 import typing
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import yaml
 
-from parlour import limits as L
+from parlour import games as registry  # (the game registry: registry.get_game(name))
 from parlour._files import read_regular_file
+from parlour.agents import factory
 from parlour.agents.model_document import (
     extractor_option_rule,
     extractor_options,
     is_extractor_option,
 )
+from parlour.games import Game
+from parlour.train.bounds import check_config, check_network
 from parlour.train.rllib.settings import RLlibSettings
-from parlour.train.run_folder import check_run_name
-
-if TYPE_CHECKING:
-    from parlour.games import Game
 
 #: the package whose ``<name>.yaml`` data files are the shipped configs
 CONFIG_PACKAGE = "parlour.configs"
@@ -128,7 +128,7 @@ class PPOConfig:
     net_arch: list[int] | dict[str, list[int]] = field(default_factory=lambda: [256, 256])
     #: hidden activation: tanh or relu
     activation: str = "tanh"
-    #: use the game's features extractor and policy (``Training.features_extractor``)
+    #: use the game's features extractor and policy (``Game.features_extractor``)
     features: bool = True
     #: options of the game's features extractor (SB3's ``features_extractor_kwargs``; saved
     #: with the model), e.g. Audition's ``{count_indicators: true}``
@@ -228,9 +228,7 @@ class TrainConfig:
         """The game's plug-in spec: resolved once (by validation, or on first use)."""
         spec = self.__dict__.get("_game_spec")
         if spec is None:
-            from parlour.games import get_game
-
-            spec = self.__dict__["_game_spec"] = get_game(self.game)
+            spec = self.__dict__["_game_spec"] = registry.get_game(self.game)
         return spec
 
 
@@ -315,6 +313,22 @@ def with_defaults(data: dict[str, Any]) -> dict[str, Any]:
         return data
 
 
+def check_run_name(name: str) -> None:
+    """``ValueError`` unless ``name`` is a plain folder name (no separators, not ``.``/``..``)."""
+    bad = (
+        not name.strip()
+        or name in (".", "..")
+        or "/" in name
+        or "\\" in name
+        or (os.altsep is not None and os.altsep in name)
+        or "\0" in name
+    )
+    if bad:
+        raise ValueError(
+            f"name: a plain folder name (no '/' or '\\', not '.' or '..'), got {name!r}"
+        )
+
+
 def _check_extractor_kwargs(cfg: TrainConfig) -> None:
     """``ppo.features_extractor_kwargs``: only for the SB3 backend with the game's extractor in
     use; each key a parameter of the extractor's constructor with a type annotation, each value
@@ -359,7 +373,7 @@ def _validate(cfg: TrainConfig) -> None:
         raise ConfigError(str(exc)) from None
     need(cfg.total_timesteps > 0, "total_timesteps: must be > 0")
     try:
-        L.check_config(cfg)
+        check_config(cfg)
     except ValueError as exc:
         raise ConfigError(str(exc)) from None
     need(0 <= cfg.seed < 2**32, f"seed: must be in 0..2**32 - 1 (what SB3 takes), got {cfg.seed}")
@@ -442,22 +456,18 @@ def _validate(cfg: TrainConfig) -> None:
     need(bool(e.agents), "eval.agents: at least one agent (or leave it out: the game's baselines)")
     need(bool(e.final_agents), "eval.final_agents: at least one agent (or leave it out)")
     try:  # the game options are checked by building the env once
-        from parlour.games import make_raw_env
-
-        env = make_raw_env(spec, cfg.players, **cfg.game_options)
+        env = registry.make_raw_env(spec, cfg.players, **cfg.game_options)
     except (TypeError, ValueError) as exc:
         raise ConfigError(f"game_options: {exc}") from None
-    from parlour.agents.factory import check_agents_fit, make_agent
-
     try:
         try:  # (the network's size: on the env's observation)
-            L.check_network(cfg, env)
+            check_network(cfg, env)
         except ValueError as exc:
             raise ConfigError(str(exc)) from None
         for where, s in agent_specs(cfg):
             try:  # (a model of another game or table refuses now, not mid-run)
-                agent = make_agent(s, spec, players=cfg.players, trust=cfg.trust_model)
-                check_agents_fit([agent], env)
+                agent = factory.make_agent(s, spec, players=cfg.players, trust=cfg.trust_model)
+                factory.check_agents_fit([agent], env)
             except (ValueError, FileNotFoundError) as exc:
                 raise ConfigError(f"{where}: {exc}") from None
     finally:
@@ -554,3 +564,8 @@ def config_from_dict(data: Any, trust: bool = False) -> TrainConfig:
     cfg.trust_model = trust
     _validate(cfg)
     return cfg
+
+
+def to_yaml(data: dict[str, Any]) -> str:
+    """``data`` (a config's :meth:`TrainConfig.to_dict`) as the YAML of a run's ``config.yaml``."""
+    return yaml.safe_dump(data, sort_keys=False)

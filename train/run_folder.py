@@ -2,7 +2,7 @@
 
 | rule | what happens |
 |---|---|
-| a run name is a plain folder name | ``name`` with a path separator, ``.``, ``..``, a NUL or only spaces is a config error (:func:`check_run_name`) |
+| a run name is a plain folder name | ``name`` with a path separator, ``.``, ``..``, a NUL or only spaces is a config error (:func:`parlour.train.config.check_run_name`, checked when the config loads) |
 | ``--runs`` must be a folder | a file there is refused before anything runs |
 | one run per folder | ``runs/.<name>.lock`` (an ``flock``, released when the process ends, also when it is killed) stops a second ``parlour train`` using a run folder in use, naming the holder's pid (:class:`RunLock`) |
 | a new run never deletes a run | a non-empty run folder is refused unless ``--overwrite`` (or ``--resume``); with ``--overwrite`` it is emptied only after the config, the environments and the model were built (:func:`clear_run_dir`) |
@@ -23,14 +23,23 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from parlour._files import read_regular_file
+from parlour.agents.factory import spec_model_file
 from parlour.errors import UserError
+from parlour.train.config import agent_specs, with_defaults
 
 #: config keys a resumed run must keep: the checkpoint restores the network, the optimizer and
 #: every PPO hyper-parameter, and the game decides what the network sees
 RESUME_FIXED_KEYS = ("game", "players", "game_options", "seed", "ppo")
 #: the checkpoint model file of runs written by parlour before its own model format (pickles)
 OLD_CHECKPOINT_MODEL = "latest.zip"
+#: the newest checkpoint's model file in ``checkpoints/`` (the one name to change with the model
+#: format; written by :mod:`parlour.train.checkpoints`)
+CHECKPOINT_MODEL = "latest.safetensors"
+#: the previous checkpoint's model file: it keeps the model format's suffix
+PREVIOUS_MODEL = "previous" + Path(CHECKPOINT_MODEL).suffix
 #: the files whose presence marks a folder as holding a run (``model.zip``: an older run's)
 RUN_MARKERS = ("model.safetensors", "model.zip", "report.json", "config.yaml", "checkpoints")
 #: the largest run ``config.yaml`` read back
@@ -39,22 +48,6 @@ MAX_RUN_CONFIG_BYTES = 1024 * 1024
 
 class RunFolderError(UserError):
     """A run folder that cannot be used as asked."""
-
-
-def check_run_name(name: str) -> None:
-    """``ValueError`` unless ``name`` is a plain folder name (no separators, not ``.``/``..``)."""
-    bad = (
-        not name.strip()
-        or name in (".", "..")
-        or "/" in name
-        or "\\" in name
-        or (os.altsep is not None and os.altsep in name)
-        or "\0" in name
-    )
-    if bad:
-        raise ValueError(
-            f"name: a plain folder name (no '/' or '\\', not '.' or '..'), got {name!r}"
-        )
 
 
 def check_runs_parent(runs: Path) -> None:
@@ -107,13 +100,9 @@ def check_resume(run_dir: Path, cfg_dict: dict[str, Any], checkpoint: str | None
     """Refuse ``--resume`` without a checkpoint, or with a config that changes the model/game.
 
     ``checkpoint`` is the checkpoint's name under ``checkpoints/``: by default SB3's model file
-    (:data:`parlour.train.checkpoints.CHECKPOINT_MODEL`, or the previous one: which pair is
+    (:data:`CHECKPOINT_MODEL`, or the previous one: which pair is
     usable is :func:`parlour.train.checkpoints.find_checkpoints`'s to say), or RLlib's
     ``latest`` folder (which needs ``state.json`` beside it)."""
-    import yaml
-
-    from parlour.train.checkpoints import CHECKPOINT_MODEL, PREVIOUS_MODEL
-
     folder = run_dir / "checkpoints"
     if checkpoint is None:
         ckpt = folder / CHECKPOINT_MODEL
@@ -139,8 +128,6 @@ def check_resume(run_dir: Path, cfg_dict: dict[str, Any], checkpoint: str | None
         raise RunFolderError(f"--resume: cannot read the run's config {path}: {exc}") from None
     if not isinstance(saved, dict):
         raise RunFolderError(f"--resume: {path} is not a config mapping")
-    from parlour.train.config import with_defaults
-
     diff = resume_differences(with_defaults(saved), cfg_dict)
     if diff:
         raise RunFolderError(
@@ -205,9 +192,6 @@ def refuse_agent_models_in(cfg: Any, run_dir: Path) -> None:
     """``SystemExit`` if an agent the run plays with or against (a ``TrainConfig``'s) reads its
     model from ``run_dir``, which a new run empties (both backends check it before emptying
     anything)."""
-    from parlour.agents.factory import spec_model_file
-    from parlour.train.config import agent_specs
-
     for where, spec in agent_specs(cfg):
         model = spec_model_file(spec)
         if model is not None and Path(model).resolve().is_relative_to(run_dir.resolve()):

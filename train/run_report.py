@@ -21,6 +21,9 @@ from parlour.train.checkpoints import RunState
 from parlour.train.config import TrainConfig
 from parlour.train.evaluation import learner_summary
 
+#: the shortest training time a steps/s figure divides by (a run of no steps takes ~0 s; both
+#: backends' reports)
+MIN_DURATION_S = 1e-9
 #: the largest ``imitation.json`` read back into the report
 MAX_IMITATION_BYTES = 16 * 1024 * 1024
 

@@ -78,8 +78,8 @@ from typing import TYPE_CHECKING, Any
 from parlour._files import write_atomic
 from parlour.agents.model_file import RUN_MODEL_FILE
 from parlour.agents.model_file import SUFFIX as MODEL_SUFFIX
-from parlour.apps.cli import trust_argument
 from parlour.errors import EXIT_INTERRUPTED
+from parlour.games.arguments import trust_argument
 from parlour.safe_stop import (
     FINAL_EVALUATION,
     final_eval_interrupt_message,
@@ -89,7 +89,7 @@ from parlour.safe_stop import (
     workers_ignore_interrupts,
 )
 from parlour.train.checkpoints import RunState, fallback_warning, find_checkpoints
-from parlour.train.config import ConfigError, TrainConfig, load_config
+from parlour.train.config import ConfigError, TrainConfig, load_config, to_yaml
 from parlour.train.evaluation import (
     evaluate_agent,
     learner_summary,
@@ -112,13 +112,11 @@ from parlour.train.run_folder import (
     clear_run_dir,
     refuse_agent_models_in,
 )
-from parlour.train.run_report import interrupted_report, run_report
+from parlour.train.run_report import MIN_DURATION_S, interrupted_report, run_report
 
 if TYPE_CHECKING:
     from parlour.games import Game
 
-#: the shortest training time a steps/s figure divides by (a run of no steps takes ~0 s)
-MIN_DURATION_S = 1e-9
 HELP = "train a MaskablePPO agent from a YAML config (self-play, evaluation, report)"
 
 
@@ -379,7 +377,7 @@ def _init_run_dir(cfg: TrainConfig, run_dir: Path, resume: bool) -> None:
         clear_run_dir(run_dir)
     for sub in ("", "checkpoints", "snapshots", "logs"):
         (run_dir / sub).mkdir(parents=True, exist_ok=True)
-    write_atomic(run_dir / "config.yaml", _yaml(cfg.to_dict()))
+    write_atomic(run_dir / "config.yaml", to_yaml(cfg.to_dict()))
 
 
 def session_seed(seed: int, steps: int) -> int:
@@ -566,9 +564,3 @@ def _train_locked(cfg: TrainConfig, run_dir: Path, resume: bool, progress: bool)
     print_report(report, spec)
     print(f"wrote {run_dir}/report.md, report.json, learning_curve.png, {RUN_MODEL_FILE}")
     return report
-
-
-def _yaml(data: dict[str, Any]) -> str:
-    import yaml
-
-    return yaml.safe_dump(data, sort_keys=False)

@@ -7,7 +7,8 @@
 | :mod:`~parlour.apps.web.guard` | only the server's own page drives it: ``Host``, ``Origin``, content type, bounded bodies and JSON |
 | :mod:`~parlour.apps.web.sessions` | one game per browser tab (:class:`GameSession`), the store that bounds them (per client, in all, by rate) and expires them (idle, and an absolute lifetime) |
 | :mod:`~parlour.apps.web.views` | the JSON a seat is sent (only its ``player_view``, its legal moves), the omniscient one of replays |
-| :mod:`~parlour.apps.web.replay` | the replay document (seed, configuration, actions), loading, stepping, ``parlour eval --save-replays`` |
+| :mod:`~parlour.apps.web.replay` | stepping through a replay (the document, its reading and ``parlour eval --save-replays``: :mod:`parlour.eval.replay`) |
+| :mod:`~parlour.apps.web.errors` | :class:`~parlour.apps.web.errors.WebError`: a bad request, its message and HTTP status |
 | ``static/`` | the page: ``index.html``, ``app.js`` (generic), ``games/<game>.js`` (each game's table), ``style.css`` |
 
 What is game-specific comes from the game's web part (``Game.web``, a

@@ -51,6 +51,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from parlour.apps.web.catalog import Catalog
+from parlour.apps.web.errors import WebError
 from parlour.apps.web.guard import (
     MAX_REPLAY_BYTES,
     GuardMiddleware,
@@ -59,7 +60,7 @@ from parlour.apps.web.guard import (
     read_json,
 )
 from parlour.apps.web.replay import Replay, load_replay
-from parlour.apps.web.sessions import DEFAULT_TIMEOUT_S, Limits, SessionStore, WebError
+from parlour.apps.web.sessions import DEFAULT_TIMEOUT_S, Limits, SessionStore
 
 STATIC = Path(__file__).parent / "static"
 #: a frame's ``step`` query: ASCII digits, few enough for an int (``"²"`` is a str.isdigit)

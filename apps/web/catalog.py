@@ -23,7 +23,10 @@ import importlib.util
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from parlour.apps.web.sessions import WebError
+from parlour.agents.factory import known_agents, model_agents
+from parlour.apps.web.errors import WebError
+from parlour.games import all_games
+from parlour.models import read_index
 
 #: the catalog id of the operator's model ``K`` (``ppo:#K``) and its marker in model options
 OPERATOR_MARK = "#"
@@ -34,9 +37,6 @@ def shipped_for_page(spec: Any) -> list[dict[str, Any]]:
     options, ``default`` flag and card summary — each as ``ppo:NAME`` and as every search agent
     built on a model (``audition.search:model=NAME``, never a default); none without the
     ``train`` extra (torch) to play them."""
-    from parlour.agents.factory import model_agents
-    from parlour.models import read_index
-
     if importlib.util.find_spec("sb3_contrib") is None:
         return []
     out: list[dict[str, Any]] = []
@@ -63,8 +63,6 @@ class Catalog:
 
     def operator_agents(self, spec: Any) -> dict[str, tuple[str, str]]:
         """id -> (spec built, label shown) of the operator's models, for the game ``spec``."""
-        from parlour.agents.factory import model_agents
-
         out: dict[str, tuple[str, str]] = {}
         for mark, path in self.models.items():
             out[f"ppo:{mark}"] = (f"ppo:{path}", f"ppo:{path}")
@@ -76,8 +74,6 @@ class Catalog:
         """Every game with a UI, its seats, its own options and the agents offered for it
         (``agents``: ids at any player count, ``labels``: the operator's models' names,
         ``shipped``: the shipped models with their player count)."""
-        from parlour.agents.factory import known_agents
-        from parlour.games import all_games
 
         games = []
         for spec in all_games():
@@ -102,8 +98,6 @@ class Catalog:
 
     def offered(self, spec: Any, players: int) -> dict[str, str]:
         """id -> agent spec of every agent offered at a ``players``-seat table of ``spec``."""
-        from parlour.agents.factory import known_agents
-
         out = {name: name for name in known_agents(spec)}
         out.update(
             {m["spec"]: m["spec"] for m in shipped_for_page(spec) if m["players"] == players}
@@ -136,8 +130,6 @@ class Catalog:
     def check_replay_options(spec: Any, options: Any) -> dict[str, Any]:
         """The options of an uploaded replay: the catalog's, and those the game's shipped models
         were trained with (e.g. ``observation_mode``)."""
-        from parlour.models import read_index
-
         choices = _web_choices(spec)
         for m in read_index():
             if m.game == spec.name:

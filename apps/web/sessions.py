@@ -33,13 +33,18 @@ import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from parlour import (
+    games,  # (module attributes: tests spy on games.make_raw_env, factory.make_agent)
+)
+from parlour.agents import factory
+from parlour.apps.play import default_opponent
+from parlour.apps.web.catalog import Catalog
+from parlour.apps.web.errors import WebError
 from parlour.apps.web.views import seat_state, to_move
+from parlour.eval.replay import make_replay
 from parlour.models import seat_options
-
-if TYPE_CHECKING:
-    from parlour.apps.web.catalog import Catalog
 
 #: seconds after which an untouched game is dropped
 DEFAULT_TIMEOUT_S = 30 * 60
@@ -57,14 +62,6 @@ RATE_WINDOW_S = 60.0
 MAX_SEED = 2**53
 #: hex digits of a session id
 ID_BYTES = 16
-
-
-class WebError(ValueError):
-    """A bad request: the message says what was wrong (the HTTP status is ``status``)."""
-
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.status = status
 
 
 @dataclass
@@ -93,9 +90,6 @@ def parse_settings(body: Any, catalog: Catalog | None = None) -> GameSettings:
     """The settings of a new-game request (a JSON object), or a :class:`WebError`: the game, its
     options and the opponents are ids of ``catalog`` (:mod:`parlour.apps.web.catalog`; default:
     one without operator models), turned into agent specs and env options here."""
-    from parlour.apps.web.catalog import Catalog
-    from parlour.games import get_game
-
     catalog = catalog or Catalog([])
     if not isinstance(body, Mapping):
         raise WebError("the request must be a JSON object")
@@ -105,7 +99,7 @@ def parse_settings(body: Any, catalog: Catalog | None = None) -> GameSettings:
         raise WebError(f"unknown fields {unknown}; allowed: {sorted(known)}")
     name = body.get("game")
     try:
-        spec = get_game(name) if isinstance(name, str) and ":" not in name else None
+        spec = games.get_game(name) if isinstance(name, str) and ":" not in name else None
     except ValueError as exc:
         raise WebError(str(exc)) from None
     if spec is None or spec.terminal is None or spec.web is None:
@@ -124,8 +118,6 @@ def parse_settings(body: Any, catalog: Catalog | None = None) -> GameSettings:
     if opponents:
         opponents = catalog.resolve_opponents(spec, players, opponents)
     else:
-        from parlour.apps.play import default_opponent
-
         opponents = [default_opponent(spec, ui, players, dict(options))]
     seed = _int(body, "seed", None)
     if seed is not None and not 0 <= seed < MAX_SEED:
@@ -146,16 +138,16 @@ def parse_settings(body: Any, catalog: Catalog | None = None) -> GameSettings:
 
 def build_agents(spec: Any, env: Any, seat: int, specs: Sequence[str], seed: int | None) -> dict:
     """The agents of every seat but ``seat``, filled cyclically from ``specs``."""
-    from parlour.agents.factory import check_agents_fit, make_agent
-
     agents = {}
     players = len(env.possible_agents)
     others = [a for i, a in enumerate(env.possible_agents) if i != seat]
     for i, agent in enumerate(others):
         agent_seed = None if seed is None else seed + 1 + i
-        agents[agent] = make_agent(specs[i % len(specs)], spec, seed=agent_seed, players=players)
+        agents[agent] = factory.make_agent(
+            specs[i % len(specs)], spec, seed=agent_seed, players=players
+        )
         agents[agent].reset(agent_seed)
-    check_agents_fit(agents.values(), env)
+    factory.check_agents_fit(agents.values(), env)
     return agents
 
 
@@ -163,14 +155,12 @@ class GameSession:
     """One person's game against agents (see the module docstring)."""
 
     def __init__(self, settings: GameSettings) -> None:
-        from parlour.games import get_game, make_raw_env
-
         self.settings = settings
-        self.spec = get_game(settings.game)
+        self.spec = games.get_game(settings.game)
         self.ui = self.spec.terminal
         try:  # seated shipped models bring the options they were trained with (e.g. observation)
             settings.options = seat_options(settings.opponents, settings.options)
-            self.env = make_raw_env(self.spec, settings.players, **settings.options)
+            self.env = games.make_raw_env(self.spec, settings.players, **settings.options)
         except TypeError as exc:  # an option the env does not take
             raise WebError(f"options: {exc}") from None
         except ValueError as exc:
@@ -249,10 +239,8 @@ class GameSession:
                 frames.append({"agent": agent, "text": said, "state": self.state()})
 
     def replay(self) -> dict[str, Any]:
-        """The finished game as a replay document (:mod:`parlour.apps.web.replay`); refused
+        """The finished game as a replay document (:mod:`parlour.eval.replay`); refused
         while it runs (its seed and the agents' moves would tell every hidden card)."""
-        from parlour.apps.web.replay import make_replay
-
         if to_move(self.env) is not None:
             raise WebError("the game is not over: its replay is given once it ends", status=409)
         s = self.settings

@@ -10,35 +10,14 @@ refuses it for the others).
 
 from __future__ import annotations
 
-import dataclasses
-import math
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from parlour.eval.replay import to_json
+
 if TYPE_CHECKING:
     from parlour.games import Game
-
-
-def to_json(x: Any) -> Any:
-    """``x`` as plain JSON values: dataclasses (their ``to_json`` if they have one), mappings,
-    sequences and numpy values; a non-finite float becomes ``None``."""
-    if hasattr(x, "to_json") and callable(x.to_json):
-        return to_json(x.to_json())
-    if dataclasses.is_dataclass(x) and not isinstance(x, type):
-        return {f.name: to_json(getattr(x, f.name)) for f in dataclasses.fields(x)}
-    if isinstance(x, Mapping):
-        return {str(k): to_json(v) for k, v in x.items()}
-    if isinstance(x, list | tuple | set | frozenset | np.ndarray):
-        return [to_json(v) for v in x]
-    if isinstance(x, np.generic):
-        return to_json(x.item())
-    if isinstance(x, float) and not math.isfinite(x):
-        return None
-    if x is None or isinstance(x, bool | int | float | str):
-        return x
-    raise TypeError(f"cannot send a {type(x).__name__} as JSON")
 
 
 def is_over(env: Any) -> bool:

@@ -44,7 +44,7 @@ from typing import Any
 import numpy as np
 
 from parlour.agents.model_file import RUN_MODEL_FILE
-from parlour.agents.ppo import policy_logits
+from parlour.agents.ppo import PPOAgent, policy_logits
 from parlour.envs.audition.determinize import sample_hidden
 from parlour.games.audition.batched_agents import greedy_actions
 from parlour.games.audition.rollouts import (
@@ -54,6 +54,7 @@ from parlour.games.audition.rollouts import (
     policy_player,
     value_estimate,
 )
+from parlour.models import lookup, read_index
 
 DEFAULT_SIMS = 100
 #: decisions after which a rollout is cut and scored by the value head (the strongest per second
@@ -69,8 +70,6 @@ def resolve_model(model: str | None) -> str:
     if not model:
         raise ValueError("audition.search: option model=PATH is required (a PPO model file)")
     path = model.removeprefix("ppo:")
-    from parlour.models import lookup
-
     shipped = lookup(path)  # a shipped model's short name (parlour models lists them)
     if shipped is not None:
         return str(shipped.path)
@@ -84,8 +83,6 @@ def resolve_model(model: str | None) -> str:
 def trained_players(model_path: str) -> int | None:
     """The player count of the run that saved ``model_path`` (its folder's ``config.yaml``), or
     of the shipped model it is."""
-    from parlour.models import read_index
-
     for m in read_index():
         if m.path.resolve() == Path(model_path).resolve():
             return m.players
@@ -123,8 +120,6 @@ class SearchAgent:
         sample: int = 0,
         trust: bool = False,
     ) -> None:
-        from parlour.agents.ppo import PPOAgent
-
         self.spec = spec
         self.sims = _count("sims", sims, 1)
         self.top = _count("top", top, 0)

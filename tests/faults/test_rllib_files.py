@@ -151,9 +151,9 @@ def test_sigterm_is_an_interrupt_and_saves_are_not_cut(tmp_path: Path) -> None:
 
 
 def _export(path: Path, seed: int = 0, *, game: str = "audition", nan: bool = False) -> Path:
+    from parlour.agents.rllib_module import MaskedPPOModule
     from parlour.train.rllib.env import adapted_space
     from parlour.train.rllib.export import export_document, module_model_config, write_export
-    from parlour.train.rllib.module import MaskedPPOModule
 
     aec = make_raw_env(game, 2)
     config = module_model_config([8], "tanh")
@@ -238,9 +238,9 @@ def test_rllib_paths_that_are_not_policies_are_clear_errors(tmp_path: Path) -> N
 
 
 def test_a_corrupt_trusted_checkpoint_is_a_clear_error(tmp_path: Path) -> None:
+    from parlour.agents.rllib_module import MaskedPPOModule
     from parlour.train.rllib.env import adapted_space
     from parlour.train.rllib.export import module_model_config
-    from parlour.train.rllib.module import MaskedPPOModule
 
     aec = make_raw_env(get_game("audition"), 2)
     module = MaskedPPOModule(

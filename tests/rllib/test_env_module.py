@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 from ray.rllib.core.columns import Columns
 from ray.rllib.models.torch.torch_distributions import TorchCategorical
 
+from parlour.agents.rllib_module import MASKED_LOGIT, MaskedPPOModule
 from parlour.train.config import ConfigError, config_from_dict
 from parlour.train.rllib.env import SelfPlayEnv
 from parlour.train.rllib.league import LEARNER, map_slot
-from parlour.train.rllib.module import MASKED_LOGIT, MaskedPPOModule
 
 ACTIONS = 12
 FEATURES = 7

@@ -21,18 +21,18 @@ from ray.rllib.core.columns import Columns
 
 from parlour.agents import rllib_agent
 from parlour.agents.factory import make_agent
-from parlour.agents.rllib_agent import RLlibAgent, export_checkpoint, load_module
+from parlour.agents.rllib_agent import RLlibAgent, load_module
+from parlour.agents.rllib_export import EXPORT_NAME, read_export
+from parlour.agents.rllib_module import MaskedPPOModule
 from parlour.agents.trust import TRUST_FLAG, UntrustedModelError
 from parlour.games import get_game, make_raw_env
 from parlour.train.rllib.env import adapted_space
 from parlour.train.rllib.export import (
-    EXPORT_NAME,
+    export_checkpoint,
     export_document,
     module_model_config,
-    read_export,
     write_export,
 )
-from parlour.train.rllib.module import MaskedPPOModule
 
 CONFIG = module_model_config([16], "tanh")
 #: observations compared between the export and the module it came from

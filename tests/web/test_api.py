@@ -275,7 +275,7 @@ def test_replay_schema_document_matches_the_code(tmp_path) -> None:
     """docs/web/replay.schema.json names exactly the fields the code reads and writes."""
     from pathlib import Path
 
-    from parlour.apps.web import replay as R
+    from parlour.eval import replay as R
 
     schema = json.loads(
         (Path(__file__).parents[2] / "docs" / "web" / "replay.schema.json").read_text()

@@ -15,7 +15,7 @@ What a run does (the config's keys: :mod:`parlour.train.config`, :mod:`parlour.t
 
 1. joins Ray (``--address``, else ``rllib.address``, else ``RAY_ADDRESS``, else a new local Ray);
 2. builds PPO with :class:`~parlour.train.rllib.env.SelfPlayEnv` on ``rllib.num_env_runners``
-   env runners, the :class:`~parlour.train.rllib.module.MaskedPPOModule` learner and its frozen
+   env runners, the :class:`~parlour.agents.rllib_module.MaskedPPOModule` learner and its frozen
    snapshots (:mod:`parlour.train.rllib.league`), the ``ppo`` hyper-parameters;
 3. trains until ``total_timesteps`` env steps (one step = one policy move; scripted baselines'
    moves happen inside a step), with a progress bar and TensorBoard scalars in
@@ -62,7 +62,7 @@ from parlour.safe_stop import (
     held_stop_signals,
     stop_signals_interrupt,
 )
-from parlour.train.config import TrainConfig
+from parlour.train.config import TrainConfig, to_yaml
 from parlour.train.rllib.checkpoints import (
     LATEST,
     MARKER,
@@ -73,7 +73,7 @@ from parlour.train.rllib.checkpoints import (
     save_checkpoint,
 )
 from parlour.train.rllib.league import LEARNER, map_slot, snapshot_ids, take_snapshot
-from parlour.train.train import MIN_DURATION_S
+from parlour.train.run_report import MIN_DURATION_S
 
 #: the run's final checkpoint (the agent ``rllib:runs/NAME/checkpoint``)
 FINAL = "checkpoint"
@@ -127,8 +127,8 @@ def algorithm_config(cfg: TrainConfig) -> Any:
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
 
+    from parlour.agents.rllib_module import MaskedPPOModule
     from parlour.train.rllib.env import SelfPlayEnv, knockout_callback
-    from parlour.train.rllib.module import MaskedPPOModule
 
     r, p = cfg.rllib, cfg.ppo
     obs_space, act_space = _spaces(cfg)
@@ -389,13 +389,12 @@ def _train_loop(algo: Any, s: Session, progress: bool) -> bool:
 def _prepare(cfg: TrainConfig, run_dir: Path, resume: bool) -> None:
     """Empty a replaced run (``--overwrite`` was checked before) and write the config."""
     from parlour.train.run_folder import clear_run_dir
-    from parlour.train.train import _yaml
 
     if not resume:
         clear_run_dir(run_dir)
     for sub in ("", "checkpoints", "logs"):
         (run_dir / sub).mkdir(parents=True, exist_ok=True)
-    write_atomic(run_dir / "config.yaml", _yaml(cfg.to_dict()))
+    write_atomic(run_dir / "config.yaml", to_yaml(cfg.to_dict()))
 
 
 def _check_run_dir(cfg: TrainConfig, run_dir: Path, resume: bool, overwrite: bool) -> None:
