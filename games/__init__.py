@@ -126,6 +126,12 @@ class Game:
                 f"{self.min_players}..{self.max_players}"
             )
 
+    @property
+    def eval_baselines(self) -> tuple[str, ...]:
+        """The agents of periodic evaluation during training: the training part's, else
+        :attr:`baselines`."""
+        return self.training.eval_baselines or self.baselines
+
     def option_defaults(self) -> dict[str, Any]:
         """The env's game options with their default values (from ``make_env``'s signature)."""
         return {

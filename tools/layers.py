@@ -167,20 +167,26 @@ def cycles(edges: dict[str, list[tuple[str, bool, bool]]], type_checking: bool) 
 
 
 def levels(edges: dict[str, list[tuple[str, bool, bool]]], prefix: str) -> tuple[int, int, int]:
-    """(files, imports among them, import levels) of the modules under ``prefix``."""
+    """(files, imports among them, import levels) of the modules under ``prefix``: the levels
+    are the longest chain of imports inside the package, a cycle counting as one level."""
     inside = {m for m in edges if m == prefix or m.startswith(prefix + ".")}
-    adj = {m: {t for t, _, _ in edges[m] if t in inside} for m in inside}
-    n_imports = sum(len(v) for v in adj.values())
+    sub = {m: [(t, f, tc) for t, f, tc in edges[m] if t in inside] for m in inside}
+    n_imports = sum(len(v) for v in sub.values())
+    group_of = {m: m for m in inside}
+    for group in cycles(sub, type_checking=True):
+        for m in group:
+            group_of[m] = group[0]
+    adj: dict[str, set[str]] = defaultdict(set)
+    for m, out in sub.items():
+        adj[group_of[m]].update(group_of[t] for t, _, _ in out if group_of[t] != group_of[m])
     depth: dict[str, int] = {}
 
-    def level(m: str, trail: frozenset[str]) -> int:
-        if m in depth:
-            return depth[m]
-        below = [level(t, trail | {m}) for t in adj[m] if t not in trail]
-        depth[m] = 1 + max(below, default=0)
-        return depth[m]
+    def level(g: str) -> int:
+        if g not in depth:
+            depth[g] = 1 + max((level(t) for t in adj[g]), default=0)
+        return depth[g]
 
-    return len(inside), n_imports, max((level(m, frozenset()) for m in inside), default=0)
+    return len(inside), n_imports, max((level(g) for g in set(group_of.values())), default=0)
 
 
 def function_imports(mods: dict[str, Path]) -> tuple[int, int]:
@@ -223,7 +229,9 @@ def game_lookups(mods: dict[str, Path]) -> int:
         if name == "parlour.games" or name.startswith("parlour.games.registry"):
             continue
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Call) and ast.unparse(node.func).endswith("get_game"):
+            func = node.func if isinstance(node, ast.Call) else None
+            name = getattr(func, "attr", None) or getattr(func, "id", None)
+            if name == "get_game":
                 count += 1
     return count
 

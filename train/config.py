@@ -450,7 +450,7 @@ def _validate(cfg: TrainConfig) -> None:
         e.workers is None or e.workers >= 1, f"eval.workers: must be >= 1 or null, got {e.workers}"
     )
     if e.agents is None:
-        e.agents = list(spec.training.eval_baselines or spec.baselines)
+        e.agents = list(spec.eval_baselines)
     if e.final_agents is None:
         e.final_agents = list(e.agents)
     need(bool(e.agents), "eval.agents: at least one agent (or leave it out: the game's baselines)")

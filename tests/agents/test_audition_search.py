@@ -171,8 +171,9 @@ def test_search_is_offered_with_each_model_only():
     from parlour.agents.factory import known_agents, model_agents
     from parlour.apps.web.catalog import Catalog
 
-    assert "audition.search" not in known_agents("audition")
-    assert model_agents("audition") == ["audition.search"] and model_agents("guests") == []
+    assert "audition.search" not in known_agents(get_game("audition"))
+    assert model_agents(get_game("audition")) == ["audition.search"]
+    assert model_agents(get_game("guests")) == []
     games = {g["name"]: g for g in Catalog(["m.zip"]).games()}
     agents = {name: g["agents"] for name, g in games.items()}
     # the operator's model is offered by id; the label the page shows is its path

@@ -155,7 +155,7 @@ def _export(path: Path, seed: int = 0, *, game: str = "audition", nan: bool = Fa
     from parlour.train.rllib.env import adapted_space
     from parlour.train.rllib.export import export_document, module_model_config, write_export
 
-    aec = make_raw_env(game, 2)
+    aec = make_raw_env(get_game(game), 2)
     config = module_model_config([8], "tanh")
     torch.manual_seed(seed)
     space, actions = adapted_space(aec), aec.action_space("player_0")

@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from parlour.games import get_game
 from parlour.train.opponents import OpponentPool
 from parlour.train.single_seat import SingleSeatEnv
 
@@ -58,7 +59,8 @@ def _final(info: dict) -> str:
     return json.dumps({k: info.get(k) for k in keys}, sort_keys=True, default=str)
 
 
-def run_digest(game: str, players: int, options: dict, pool: dict, steps: int) -> str:
+def run_digest(name: str, players: int, options: dict, pool: dict, steps: int) -> str:
+    game = get_game(name)
     env = SingleSeatEnv(game, players, options, OpponentPool(game, pool))
     rng = np.random.default_rng(SEED + 1)
     h = hashlib.sha256()

@@ -112,7 +112,7 @@ def test_shipped_configs_are_valid(path):
 
     cfg = load_config(path)
     assert cfg.name == path.stem
-    assert set(cfg.eval.final_agents) >= set(get_game(cfg.game).training.eval_baselines)
+    assert set(cfg.eval.final_agents) >= set(get_game(cfg.game).eval_baselines)
 
 
 def test_features_can_be_switched_off():
