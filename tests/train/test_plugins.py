@@ -17,7 +17,7 @@ import yaml
 import tests.games  # noqa: F401  (registers every test game)
 from parlour import games as registry
 from parlour.apps.cli import main
-from parlour.games import all_games, get_game, make_raw_env, register_game
+from parlour.games import Game, all_games, get_game, make_raw_env, register_game
 from tests.games.countdown.plugin import GAME as COUNTDOWN
 
 REFERENCE = "tests.games.countdown.plugin:GAME"
@@ -105,6 +105,42 @@ def test_all_games_loads_every_entry_point_and_bad_ones_are_named(monkeypatch, c
     _entry_points(monkeypatch, ("other_name", "tests.train.test_plugins:ENTRY_POINT_SPEC"))
     with pytest.raises(ValueError, match="names the game 'countdown_ep'"):
         all_games()
+
+
+# -- the smallest plug-in ------------------------------------------------------------------------
+
+
+def test_a_game_with_only_the_four_core_fields_evaluates_and_trains(clean_registry):
+    """``Game(name, make_env, min_players, max_players)``: the defaults fill the rest (baselines
+    ``random``, no parts); tournaments, reports and the single-seat training env take it."""
+    from parlour.eval.report import markdown
+    from parlour.eval.tournament import run_tournament
+    from parlour.train.single_seat import SingleSeatEnv
+    from tests.games.countdown.env import raw_env
+
+    minimal = register_game(
+        Game(name="countdown_min", make_env=raw_env, min_players=2, max_players=3)
+    )
+    assert get_game("countdown_min") is minimal
+    assert minimal.baselines == minimal.eval_baselines == ("random",)
+    assert minimal.terminal is None and minimal.web is None and minimal.hidden_redeal is None
+    result = run_tournament(minimal, 2, ["random"], 4, workers=1, progress=False)
+    assert result["game"] == "countdown_min" and result["agents"][0]["games"] == 8
+    assert "| random |" in markdown(result, spec=minimal)
+    env = SingleSeatEnv(minimal, 2, {}, ["random"])
+    obs, _ = env.reset(seed=0)
+    assert obs.shape == env.observation_space.shape and env.action_masks().any()
+    with pytest.raises(
+        ValueError, match="'countdown.careful' plays countdown, not 'countdown_min'"
+    ):
+        run_tournament(minimal, 2, ["countdown.careful", "random"], 2, progress=False)
+    with pytest.raises(ValueError, match="unknown agent 'countdown_min.x' for countdown_min"):
+        run_tournament(minimal, 2, ["countdown_min.x", "random"], 2, progress=False)
+
+
+def test_below_the_entry_points_a_game_is_an_object_not_a_name():
+    with pytest.raises(TypeError, match="make_raw_env takes a Game"):
+        make_raw_env("countdown", 2)
 
 
 # -- the test game itself --------------------------------------------------------------------------
