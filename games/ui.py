@@ -3,7 +3,7 @@
 | part | used by | hooks |
 |---|---|---|
 | :class:`TerminalUI` (``Game.terminal``) | ``parlour play`` (:mod:`parlour.apps.play`); the web page's move names and move descriptions | ``default_players``, ``default_opponent``, ``add_arguments``, ``env_options``, ``moves`` (abstract), ``private`` (abstract), ``view``, ``describe_other`` (abstract), ``group``, ``extra_commands``, ``run_extra``, ``final`` (abstract) |
-| :class:`WebUI` (``Game.web``) | ``parlour serve`` (:mod:`parlour.apps.web`); needs the game's terminal UI too | ``options``, ``view``, ``target``, ``reveal`` |
+| :class:`WebUI` (``Game.web``) | ``parlour serve`` (:mod:`parlour.apps.web`); needs the game's terminal UI too | ``options``, ``view``, ``target``, ``reveal``, ``script`` |
 
 A game subclasses either and fills in the abstract methods; the rest have working defaults. The
 parts hold no state: one instance serves every game of a process.
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import dataclass
+from importlib import resources
 from typing import Any
 
 
@@ -98,3 +99,15 @@ class WebUI:
         """What the page shows once the game is over (``results``) or in an omniscient replay
         (``results`` None while the game runs): scores, winners, what was hidden."""
         return {"results": results}
+
+    def script(self) -> str | None:
+        """The page's drawing of the game: JavaScript that registers
+        ``PARLOUR_GAMES[name] = {render(el, view, ctx), final(el, final, ctx)}``, served as
+        ``/games/<name>.js`` (:func:`package_script` reads it from the plug-in's package); None:
+        the page shows the JSON view and the moves as buttons."""
+        return None
+
+
+def package_script(package: str, filename: str) -> str:
+    """The text of ``filename`` in ``package`` (a plug-in's page script, package data)."""
+    return resources.files(package).joinpath(filename).read_text(encoding="utf-8")

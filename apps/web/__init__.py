@@ -16,6 +16,8 @@ What is game-specific comes from the game's web part (``Game.web``, a
 built from ``env.player_view(agent)``), ``target`` (which page element a move is clicked on) and
 ``reveal`` (what the end of the game shows); move names and what other seats did come from its
 terminal part (``Game.terminal``). The page draws a game with
-``static/games/<name>.js`` when it has one, else as its JSON view with its moves as buttons.
+its web part's ``script()`` (served as ``/games/<name>.js``; Audition's and Awkward Guests' live
+in their plug-ins, ``games/audition/web.js``, ``games/guests/web.js``) when it has one, else as its
+JSON view with its moves as buttons.
 Needs the ``web`` extra (``pip install parlour[web]``). See ``docs/web.md``.
 """

@@ -3,7 +3,8 @@
 | method and path | body / query | answer |
 |---|---|---|
 | ``GET /`` | — | the page (``static/index.html``) |
-| ``GET /api/catalog`` | — | what the page may choose (:class:`~parlour.apps.web.catalog.Catalog`): per game its seats, default players and opponent, its own options (``options``: name, choices, default), ``agents`` (catalog ids at any player count: the scripted agents, the operator's models ``ppo:#K`` and ``audition.search:model=#K``), ``labels`` (what the page shows for an operator's model id), ``shipped`` (the shipped models: spec, players, game options, default, summary; each as ``ppo:NAME`` and as every search agent on it, offered only at its own player count) |
+| ``GET /games/{name}.js`` | — | the drawing of an offered game (its ``Game.web.script()``; 404 for any other name) |
+| ``GET /api/catalog`` | — | what the page may choose (:class:`~parlour.apps.web.catalog.Catalog`): per game its seats, default players and opponent, its own options (``options``: name, choices, default), ``script`` (whether it has a drawing), ``agents`` (catalog ids at any player count: the scripted agents, the operator's models ``ppo:#K`` and ``audition.search:model=#K``), ``labels`` (what the page shows for an operator's model id), ``shipped`` (the shipped models: spec, players, game options, default, summary; each as ``ppo:NAME`` and as every search agent on it, offered only at its own player count) |
 | ``POST /api/games`` | ``{"game", "players", "seat", "opponents": [catalog id, ...], "options": {name: offered value}, "seed", "hints"}`` | ``{"id", "state", "frames"}``: a new game (``frames``: the agents' opening moves) |
 | ``GET /api/games/{id}`` | — | ``{"state"}`` |
 | ``POST /api/games/{id}/move`` | ``{"action", "version"}`` | ``{"state", "frames"}``: the person's move and the agents' answers, one frame per step |
@@ -46,7 +47,7 @@ from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse
+from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
@@ -120,6 +121,12 @@ def create_app(
     async def index(request: Request) -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
+    async def game_script(request: Request) -> Response:
+        text = await run_in_threadpool(catalog.script, request.path_params["name"])
+        if text is None:
+            raise WebError("no such game script", status=404)
+        return Response(text, media_type="text/javascript")
+
     async def get_catalog(request: Request) -> JSONResponse:
         return JSONResponse({"games": await run_in_threadpool(catalog.games)})
 
@@ -190,6 +197,7 @@ def create_app(
     routes = [
         Route("/", index),
         Route("/api/catalog", get_catalog),
+        Route("/games/{name}.js", game_script),
         Route("/api/games", new_game, methods=["POST"]),
         Route("/api/games/{id}", get_game, methods=["GET"]),
         Route("/api/games/{id}", close_game, methods=["DELETE"]),

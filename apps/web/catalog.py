@@ -89,12 +89,20 @@ class Catalog:
                     "default_players": ui.default_players,
                     "default_opponent": ui.default_opponent,
                     "options": spec.web.options(),
+                    "script": spec.web.script() is not None,
                     "agents": known_agents(spec) + list(operator),
                     "labels": {key: label for key, (_, label) in operator.items()},
                     "shipped": shipped_for_page(spec),
                 }
             )
         return games
+
+    def script(self, name: str) -> str | None:
+        """The page script of the offered game ``name`` (None: no such game, or no script)."""
+        for spec in all_games():
+            if spec.name == name and spec.terminal is not None and spec.web is not None:
+                return spec.web.script()
+        return None
 
     def offered(self, spec: Any, players: int) -> dict[str, str]:
         """id -> agent spec of every agent offered at a ``players``-seat table of ``spec``."""

@@ -7,7 +7,7 @@ from typing import Any
 
 from parlour.envs.audition import rules as R
 from parlour.envs.audition.moves import cards_text, describe, describe_public
-from parlour.games.ui import Move, TerminalUI, WebUI
+from parlour.games.ui import Move, TerminalUI, WebUI, package_script
 
 
 class AuditionTerminal(TerminalUI):
@@ -65,3 +65,7 @@ class AuditionWeb(WebUI):
             game = env.unwrapped.game
             return {"deck_top_first": [int(c) for c in reversed(game.deck)]}
         return {"scores": results["scores"], "winners": results["winners"]}
+
+    def script(self) -> str:
+        """``web.js`` beside this module: the slots, collections and numbers drawn as cards."""
+        return package_script("parlour.games.audition", "web.js")

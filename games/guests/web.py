@@ -15,7 +15,7 @@ from typing import Any
 
 from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests.case.board import WALTON
-from parlour.games.ui import WebUI
+from parlour.games.ui import WebUI, package_script
 
 #: the level of a new game
 DEFAULT_LEVEL = "easy"
@@ -80,6 +80,10 @@ class GuestsWeb(WebUI):
         if results is not None:
             out.update(result=results["result"], winners=results["winners"])
         return out
+
+    def script(self) -> str:
+        """``web.js`` beside this module: the mansion map, the hand, the notebook."""
+        return package_script("parlour.games.guests", "web.js")
 
 
 _PROOFS: dict[int, tuple[Any, list[Any]]] = {}

@@ -79,7 +79,9 @@ def test_wheel_holds_only_the_parlour_namespace(wheel: Path):
     assert "parlour/envs/awkward_guests/walton.json" in names or any(
         n.startswith("parlour/envs/awkward_guests/") and n.endswith("walton.json") for n in names
     )
-    for page in ("index.html", "app.js", "style.css", "games/audition.js", "games/guests.js"):
+    for script in ("games/audition/web.js", "games/guests/web.js"):  # the games' page drawings
+        assert f"parlour/{script}" in names
+    for page in ("index.html", "app.js", "style.css"):
         assert f"parlour/apps/web/static/{page}" in names  # parlour serve's page: package data
     assert not any(n.startswith("parlour/tests/") or "/__pycache__/" in n for n in names)
     pth = zipfile.ZipFile(wheel).read("parlour.pth").decode()

@@ -135,6 +135,27 @@ def test_bad_new_game_requests(live: Live, body: dict, words: str) -> None:
     assert len(live.app.state.games.sessions) == before
 
 
+def test_each_game_draws_from_its_own_plugin(live: Live) -> None:
+    """The page loads a game's drawing from its plug-in (``Game.web.script()``) as
+    ``/games/<name>.js``, for offered games only; the catalog says which games have one."""
+    import urllib.error
+    import urllib.request
+
+    status, data = live.call("GET", "/api/catalog")
+    scripts = {g["name"]: g["script"] for g in data["games"]}
+    assert scripts["audition"] and scripts["guests"] and not scripts.get("countdown", False)
+    for name in ("audition", "guests"):
+        with urllib.request.urlopen(f"{live.url}/games/{name}.js", timeout=60) as res:
+            text = res.read().decode()
+            assert res.headers["Content-Type"].startswith("text/javascript")
+        assert f"PARLOUR_GAMES.{name}" in text or f'PARLOUR_GAMES["{name}"]' in text
+        assert text == get_game(name).web.script()
+    for bad in ("nope", "countdown", "..%2Fapp", "audition.js%00", "..%2F..%2Fstatic%2Fapp"):
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(f"{live.url}/games/{bad}.js", timeout=60)
+        assert refused.value.code == 404
+
+
 def test_unknown_game_id(live: Live) -> None:
     status, data = live.call("GET", "/api/games/nope")
     assert status == 404 and "no game 'nope'" in data["error"]

@@ -1,4 +1,5 @@
-// parlour serve: the generic page. Game-specific drawing lives in games/<name>.js, which
+// parlour serve: the generic page. Game-specific drawing comes from each game's plug-in
+// (Game.web.script(), served as /games/<name>.js), which
 // register PARLOUR_GAMES[name] = {render(el, view, ctx), final(el, final, ctx)}; a game without
 // one is drawn as its JSON view with its moves as buttons.
 "use strict";
@@ -338,8 +339,22 @@ function showTab(which) {
   if (!playing) loadReplayList().catch(showError);
 }
 
+// a game's drawing comes from its plug-in (Game.web.script), served as /games/<name>.js
+function loadScript(src) {
+  return new Promise((resolve, reject) => {
+    const tag = document.createElement("script");
+    tag.src = src;
+    tag.onload = resolve;
+    tag.onerror = () => reject(new Error(`${src} did not load`));
+    document.body.append(tag);
+  });
+}
+
 async function init() {
   catalog = (await api("GET", "/api/catalog")).games;
+  await Promise.all(
+    catalog.filter((g) => g.script).map((g) => loadScript(`/games/${encodeURIComponent(g.name)}.js`)),
+  );
   fillSelect($("game"), catalog.map((g) => g.name));
   $("game").addEventListener("change", refreshForm);
   $("players").addEventListener("change", refreshForm);
