@@ -25,7 +25,7 @@ Every stepper gives the same records on the same jobs (``tests/train/test_steppe
 | :func:`game_moves` | one game as a coroutine (yields each decision, is sent the action, returns the record): the per-game and lockstep steppers both play through it |
 | :func:`agent_seed` | the seed of a seat's agent in a game |
 
-The game's ``Game.batched_tournament`` hook is
+The game's ``Evaluation.batched_tournament`` hook is
 ``"module:function(players, specs, seed, game_options, *, trust) -> Stepper | Lockstep | None"``:
 the stepper that plays this tournament's games (same records as the per-game path on the same
 deals; ``trust``: pickle-bearing model files may load, ``--trust-model``), :class:`Lockstep`, or

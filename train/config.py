@@ -18,13 +18,13 @@ agent specs and the game options against it.
 | ``seed`` | int | 0 | seeds SB3/torch, the envs and the evaluations (a ``--resume`` session: a seed derived from it and the step it resumes at, ``train.session_seed``) |
 | ``total_timesteps`` | int | 200000 | learner steps |
 | ``n_envs`` | int | 2 | parallel envs |
-| ``vec_env`` | ``subproc`` / ``dummy`` / ``batched`` | ``subproc`` | ``SubprocVecEnv`` (one process per env), in-process, or the game's batched env (``n_envs`` games in one process: Audition as arrays, Awkward Guests as :mod:`parlour.train.multi_game`; ``Game.batched_vec_env``, falling back to ``subproc``) |
+| ``vec_env`` | ``subproc`` / ``dummy`` / ``batched`` | ``subproc`` | ``SubprocVecEnv`` (one process per env), in-process, or the game's batched env (``n_envs`` games in one process: Audition as arrays, Awkward Guests as :mod:`parlour.train.multi_game`; ``Training.batched_vec_env``, falling back to ``subproc``) |
 | ``torch_threads`` | int | 1 | torch threads of the training process: 1 when the envs run in worker processes (more threads thrash against them); 2 pays on 2 free cores when the whole loop runs in one process (``vec_env: batched``) |
 | ``opponents.baselines`` | mapping spec → weight | ``{random: 1}`` | baseline opponents and their weights |
 | ``opponents.snapshot_every`` | int | 0 | learner steps between snapshots added to the pool (0: no self-play) |
 | ``opponents.snapshot_weight`` | float | 0.5 | probability that an opponent seat is a snapshot (once one exists) |
 | ``opponents.max_snapshots`` | int | 5 | snapshots kept (oldest dropped) |
-| ``ppo.*`` | | see :class:`PPOConfig` | MaskablePPO hyper-parameters (``learning_rate_end``: decay the learning rate linearly to this value over the run; null keeps it constant), ``net_arch`` (a list of layer sizes for both networks, or SB3's ``{pi: [...], vf: [...]}``), ``activation`` (``tanh``/``relu``), ``features`` (use the game's feature extractor, ``Game.features_extractor``), ``features_extractor_kwargs`` (that extractor's options: its constructor's parameters annotated bool, int, float or str, e.g. Audition's ``count_indicators``) |
+| ``ppo.*`` | | see :class:`PPOConfig` | MaskablePPO hyper-parameters (``learning_rate_end``: decay the learning rate linearly to this value over the run; null keeps it constant), ``net_arch`` (a list of layer sizes for both networks, or SB3's ``{pi: [...], vf: [...]}``), ``activation`` (``tanh``/``relu``), ``features`` (use the game's feature extractor, ``Training.features_extractor``), ``features_extractor_kwargs`` (that extractor's options: its constructor's parameters annotated bool, int, float or str, e.g. Audition's ``count_indicators``) |
 | ``eval.every`` | int | 50000 | learner steps between evaluations against ``eval.agents`` |
 | ``eval.games`` | int | 200 | games per periodic evaluation and baseline |
 | ``eval.agents`` | list | the game's cheap baselines | periodic evaluation opponents |
@@ -128,7 +128,7 @@ class PPOConfig:
     net_arch: list[int] | dict[str, list[int]] = field(default_factory=lambda: [256, 256])
     #: hidden activation: tanh or relu
     activation: str = "tanh"
-    #: use the game's features extractor and policy (``Game.features_extractor``)
+    #: use the game's features extractor and policy (``Training.features_extractor``)
     features: bool = True
     #: options of the game's features extractor (SB3's ``features_extractor_kwargs``; saved
     #: with the model), e.g. Audition's ``{count_indicators: true}``

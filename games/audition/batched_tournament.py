@@ -1,4 +1,4 @@
-"""Audition's batched stepper (what the ``Game.batched_tournament`` hook answers).
+"""Audition's batched stepper (what the ``Evaluation.batched_tournament`` hook answers).
 
 :func:`play_batched` is the hook (:mod:`parlour.games.stepping`): for a tournament of
 :func:`parlour.eval.tournament.run_tournament` it answers :class:`BatchedStepper`, which plays the
