@@ -101,7 +101,26 @@ def add_class_source(source: Callable[[str], dict[str, type]]) -> None:
         _CLASS_SOURCES.append(source)
 
 
+#: the entry-point group of the game plug-ins: loading one offers the games' classes
+GAME_PLUGINS = "parlour.games"
+
+
+def _load_game_plugins() -> None:
+    """Load the installed game plug-ins (their entry points) when no class source was added yet:
+    a model file read through this layer alone (``parlour.agents.ppo.load_policy``) needs the
+    games' classes as much as one read by a command that resolved its game first."""
+    from importlib.metadata import entry_points
+
+    for ep in entry_points(group=GAME_PLUGINS):
+        try:
+            ep.load()
+        except (ImportError, AttributeError):  # (a broken plug-in: its classes stay unknown)
+            continue
+
+
 def _game_classes(kind: str) -> dict[str, type]:
+    if not _CLASS_SOURCES:
+        _load_game_plugins()
     found: dict[str, type] = {}
     for source in _CLASS_SOURCES:
         for name, cls in source(kind).items():
