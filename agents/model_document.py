@@ -36,6 +36,7 @@ from __future__ import annotations
 import inspect
 import math
 from collections.abc import Callable
+from importlib.metadata import entry_points
 from typing import Any
 
 from parlour.limits import (
@@ -109,8 +110,6 @@ def _load_game_plugins() -> None:
     """Load the installed game plug-ins (their entry points) when no class source was added yet:
     a model file read through this layer alone (``parlour.agents.ppo.load_policy``) needs the
     games' classes as much as one read by a command that resolved its game first."""
-    from importlib.metadata import entry_points
-
     for ep in entry_points(group=GAME_PLUGINS):
         try:
             ep.load()
