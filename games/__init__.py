@@ -260,12 +260,24 @@ def model_classes(kind: str) -> dict[str, type]:
     """The classes the installed games' training parts name, by class name, for ``kind``
     ``"policy"`` or ``"features_extractor"`` (what a model file may name: parlour's own code)."""
     found: dict[str, type] = {}
-    for game in all_games():
+    for game in _loadable_games():
         reference = getattr(game.training, kind)
         if reference is not None:
             cls = load_object(reference)
             found.setdefault(cls.__name__, cls)
     return found
+
+
+def _loadable_games() -> list[Game]:
+    """Every game that loads: one broken third-party entry point must not stop a model file of
+    another game from loading (:func:`all_games` raises for it, naming it)."""
+    games = []
+    for ep in _entry_points():
+        try:
+            games.append(GAMES.get(ep.name) or _load_entry_point(ep))
+        except ValueError:
+            continue
+    return games + [game for game in GAMES.values() if game not in games]
 
 
 add_class_source(model_classes)
