@@ -113,9 +113,12 @@ def make_agent(
     elif name in game.agents:
         builder = game.agents[name]
     elif "." in name and name.partition(".")[0] != game.name:  # (GAME.NAME: another game's)
-        raise ValueError(f"agent {name!r} plays {name.partition('.')[0]}, not {game.name!r}")
+        raise ValueError(
+            f"agent {name!r} plays {name.partition('.')[0]}, not {game.name!r}; known agents: "
+            f"{', '.join(_known_specs(game))}"
+        )
     else:
-        known = ", ".join([GENERIC_SPECS[0], *game.agents, *GENERIC_SPECS[1:]])
+        known = ", ".join(_known_specs(game))
         shipped = ", ".join(shipped_specs(game.name))
         raise ValueError(
             f"unknown agent {spec!r} for {game.name}; known agents: {known}"
@@ -130,8 +133,26 @@ def make_agent(
     except TypeError:
         raise ValueError(
             f"agent {name!r} does not take options {sorted(options)}; known agents: "
-            f"{', '.join([GENERIC_SPECS[0], *game.agents])}"
+            f"{', '.join(_known_specs(game)[:-2])}"
         ) from None
+
+
+def usage(name: str, builder: Callable[..., Any]) -> str:
+    """How a spec of the agent ``name`` is written, from its builder's options:
+    ``audition.expert[:sims=SIMS]``; a model agent's ``model`` first and required
+    (``audition.search:model=MODEL[,sims=SIMS,...]``)."""
+    options = [p for p in list(inspect.signature(builder).parameters)[2:] if p != "trust"]
+    parts = [f"{p}={p.upper()}" for p in options if p != "model"]
+    if "model" in options:
+        return f"{name}:model=MODEL" + (f"[,{','.join(parts)}]" if parts else "")
+    return f"{name}[:{','.join(parts)}]" if parts else name
+
+
+def _known_specs(game: Game) -> list[str]:
+    """The specs an error lists: ``random``, the game's own agents with their options, then
+    ``ppo:`` and ``rllib:`` (the last two)."""
+    own = [usage(name, builder) for name, builder in game.agents.items()]
+    return [GENERIC_SPECS[0], *own, *GENERIC_SPECS[1:]]
 
 
 def _random(spec: str, seed: int | None) -> Agent:
