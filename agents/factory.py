@@ -81,6 +81,8 @@ def make_agent(
     ``trust`` lets a model file that holds pickles (a Stable-Baselines3 zip, an RLlib
     checkpoint) load: such a file runs code while it loads (``--trust-model``,
     :mod:`parlour.agents.trust`); parlour's own model files load either way."""
+    if not hasattr(game, "agents"):
+        raise TypeError(f"make_agent takes a Game (get_game(name)), got {type(game).__name__}")
     if not isinstance(spec, str) or not spec:
         raise ValueError(f"agent spec must be a non-empty string, got {spec!r}")
     if spec.startswith("ppo:"):

@@ -72,6 +72,7 @@ from typing import TYPE_CHECKING, Any
 
 from parlour._files import write_atomic
 from parlour.eval import report
+from parlour.games import require_game
 from parlour.games.arguments import (
     game_argument,
     games_argument,
@@ -272,6 +273,7 @@ def run_league(
 ) -> dict[str, Any]:
     """Play the league and return its result (the content of ``league.json``); ``trust``:
     pickle-bearing model files may load (``--trust-model``)."""
+    require_game(game, "run_league")
     from parlour.eval.tournament import check_arrangements, check_players, play_games
     from parlour.limits import MAX_GAMES
 

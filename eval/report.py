@@ -3,7 +3,7 @@
 ``parlour eval`` and ``parlour train`` both render here. Each function takes the result (or
 report) dictionary and the game's :class:`~parlour.games.Game` (looked up by the
 dictionary's ``game`` when not given); a game adds its own columns and notes through its
-``stats`` (:class:`~parlour.games.Statistics`), and nothing here knows a game.
+``stats`` (:class:`~parlour.games.parts.Statistics`), and nothing here knows a game.
 
 | what | tournament (``parlour eval``, :mod:`parlour.eval.tournament` result) | training run (``parlour train`` report) |
 |---|---|---|

@@ -33,7 +33,7 @@ The result (the JSON of ``parlour eval``):
 | ``head_to_head``, ``ratings`` | more than two kinds (see above) |
 | ``agents[i].spec``, ``games``, ``wins``, ``win_rate``, ``ci95``, ``mean_score``, ``mean_reward``, ``win_rate_by_seat`` | per kind, over its seat-games (see above; ``mean_score`` ``null`` if the game has no scores) |
 | ``mean_<key>`` | per ``key`` of the game's ``stats.game_keys``: its mean over the games (Awkward Guests: ``mean_rounds``) |
-| the game's own keys | from its :class:`~parlour.games.Statistics`: per kind (``agent_stats``) and per tournament (``tournament_stats``); e.g. Awkward Guests' ``solved``, ``mean_rounds``, ``wrong_accusations``, ``accusations`` (:mod:`parlour.games.guests.plugin`) |
+| the game's own keys | from its :class:`~parlour.games.parts.Statistics`: per kind (``agent_stats``) and per tournament (``tournament_stats``); e.g. Awkward Guests' ``solved``, ``mean_rounds``, ``wrong_accusations``, ``accusations`` (:mod:`parlour.games.guests.plugin`) |
 
 The game's statistics come from the env's ``results()`` at the end of each game: ``stats.game_keys`` (numbers, in
 :attr:`~parlour.games.stepping.GameRecord.extras`) and ``stats.seat_keys`` (per-agent numbers, in
@@ -88,7 +88,7 @@ from tqdm.auto import tqdm
 from parlour.agents.factory import check_agents_fit, make_agent
 from parlour.errors import UserError
 from parlour.eval.lockstep import LockstepStepper
-from parlour.games import Game, make_raw_env
+from parlour.games import Game, make_raw_env, require_game
 from parlour.games.stepping import GameRecord, Job, Lockstep, PerGameStepper, Stepper
 from parlour.limits import MAX_ARRANGEMENTS, MAX_GAMES, MAX_WORKERS
 from parlour.models import seat_options
@@ -454,6 +454,7 @@ def run_tournament(
     worker processes itself, so a game registered only in this process plays too.
     ``trust`` lets pickle-bearing model files load (``--trust-model``; every worker gets it).
     """
+    require_game(game, "run_tournament")
     played = play_games(
         game, players, specs, games, seed, game_options, workers, progress, desc, trust=trust
     )
@@ -486,6 +487,7 @@ def play_games(
 
     Shipped models among ``specs`` bring the game options they were trained with for the keys
     ``game_options`` leaves unset (:func:`parlour.models.seat_options`)."""
+    require_game(game, "play_games")
     specs = list(specs)
     _check_settings(game, players, specs, games)
     game_options = seat_options(specs, game_options or {})

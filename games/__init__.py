@@ -238,11 +238,18 @@ def all_games() -> list[Game]:
     return installed + [game for game in GAMES.values() if game not in installed]
 
 
+def require_game(game: Any, where: str) -> Game:
+    """``game`` if it is a :class:`Game`; else a ``TypeError`` saying ``where`` takes one (below
+    the entry points a game is an object: resolve a name once with :func:`get_game`)."""
+    if not isinstance(game, Game):
+        raise TypeError(f"{where} takes a Game (get_game(name)), got {type(game).__name__}")
+    return game
+
+
 def make_raw_env(game: Game, players: int, **options: Any) -> Any:
     """The raw AEC env of ``game`` for ``players`` seats with the game's ``options``
     (wrapper options are checked and left out: the training wrapper reads them)."""
-    if not isinstance(game, Game):
-        raise TypeError(f"make_raw_env takes a Game (get_game(name)), got {type(game).__name__}")
+    require_game(game, "make_raw_env")
     if isinstance(players, bool) or not isinstance(players, int):
         raise ValueError(f"players must be an int, got {players!r}")
     if not game.min_players <= players <= game.max_players:

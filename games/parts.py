@@ -23,6 +23,7 @@ they load when training needs them, so ``parlour eval`` and ``parlour play`` nev
 | ``features_extractor``, ``policy`` | ``"module:Class"``: the SB3 features extractor and the MaskablePPO policy (``None``: SB3's) |
 | ``reset_source`` | ``function(env_options, seed, *, process=False, prefetch=None) -> source | None``: reset options prepared ahead of time; ``source()`` gives the next reset's options, ``source.close()`` stops it (Awkward Guests: prefetched cases, in a thread, or with ``process`` in a child process keeping ``prefetch`` ready) |
 | ``batched_vec_env`` | ``"module:function(cfg) -> VecEnv | None"``: the game's batched self-play env (``vec_env: batched``) |
+| ``multi_game`` | without a batched env of its own: ``vec_env: batched`` plays ``n_envs`` single-seat games in the trainer's process, network opponents decided in one forward pass (:mod:`parlour.train.multi_game`; Awkward Guests) |
 
 :class:`Evaluation`
 -------------------
@@ -141,6 +142,8 @@ class Training:
     reset_source: Callable[..., Any] | None = None
     #: "module:function(cfg) -> VecEnv | None": batched self-play training (None: per-game envs)
     batched_vec_env: str | None = None
+    #: without ``batched_vec_env``: ``vec_env: batched`` runs many single-seat games in one process
+    multi_game: bool = False
 
     def __post_init__(self) -> None:
         for key in self.wrapper_options:

@@ -93,7 +93,7 @@ def agent_seed(seed: int, deal: int, seat: int, kind: int) -> int:
 
 class PerGameStepper:
     """One game at a time on one env, each seat's agent ``act``-ing (``agents``: ``(kind,
-    seat)`` → agent, reset for each game; ``stats``: the game's :class:`~parlour.games.Statistics`)."""
+    seat)`` → agent, reset for each game; ``stats``: the game's :class:`~parlour.games.parts.Statistics`)."""
 
     batch = 1
 

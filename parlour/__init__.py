@@ -17,10 +17,15 @@ it loads no NumPy, Gymnasium or PettingZoo.
 | subpackage | what it holds |
 |---|---|
 | :mod:`parlour.envs` | the environments (PettingZoo AEC, the solo Gymnasium env) and their rules engines |
-| :mod:`parlour.agents` | scripted and learned agents, built from agent specs (``random``, ``ppo:PATH``, …) |
-| :mod:`parlour.train` | the ``parlour`` command line, training, evaluation, play, the game plug-ins |
-| :mod:`parlour.benchmarks` | throughput figures beside PettingZoo and OpenSpiel peers |
+| :mod:`parlour.agents` | generic agents built from agent specs (``random``, ``ppo:PATH``, ``rllib:PATH``), the model file format |
 | :mod:`parlour.models` | the shipped trained models (``ppo:NAME``), their cards and index |
+| :mod:`parlour.games` | the game protocol (:class:`parlour.games.Game`), the registry, the built-in plug-ins with their agents and UIs |
+| :mod:`parlour.eval` | tournaments, the league, reports, replays |
+| :mod:`parlour.train` | ``parlour train``: the SB3 and RLlib trainers |
+| :mod:`parlour.apps` | the ``parlour`` command line, terminal play, the web table, model administration |
+| :mod:`parlour.benchmarks` | throughput figures beside PettingZoo and OpenSpiel peers |
+
+The layers these form, and what each may import, are in ``docs/layout.md``.
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ from parlour._registration import AEC_ENVS, GYMNASIUM_ENVS, install
 __version__ = "0.2.0"
 __all__ = ["AEC_ENVS", "GYMNASIUM_ENVS", "__version__"]
 
-_SUBPACKAGES = ("agents", "benchmarks", "envs", "models", "train")
+_SUBPACKAGES = ("agents", "apps", "benchmarks", "envs", "eval", "games", "models", "train")
 
 install()
 

@@ -18,7 +18,7 @@ agent specs and the game options against it.
 | ``seed`` | int | 0 | seeds SB3/torch, the envs and the evaluations (a ``--resume`` session: a seed derived from it and the step it resumes at, ``train.session_seed``) |
 | ``total_timesteps`` | int | 200000 | learner steps |
 | ``n_envs`` | int | 2 | parallel envs |
-| ``vec_env`` | ``subproc`` / ``dummy`` / ``batched`` | ``subproc`` | ``SubprocVecEnv`` (one process per env), in-process, or the game's batched env (``n_envs`` games in one process: Audition as arrays, Awkward Guests as :mod:`parlour.train.multi_game`; ``Training.batched_vec_env``, falling back to ``subproc``) |
+| ``vec_env`` | ``subproc`` / ``dummy`` / ``batched`` | ``subproc`` | ``SubprocVecEnv`` (one process per env), in-process, or the game's batched env (``n_envs`` games in one process: Audition as arrays, Awkward Guests as :mod:`parlour.train.multi_game`; ``Training.batched_vec_env`` or ``Training.multi_game``, falling back to ``subproc``) |
 | ``torch_threads`` | int | 1 | torch threads of the training process: 1 when the envs run in worker processes (more threads thrash against them); 2 pays on 2 free cores when the whole loop runs in one process (``vec_env: batched``) |
 | ``opponents.baselines`` | mapping spec → weight | ``{random: 1}`` | baseline opponents and their weights |
 | ``opponents.snapshot_every`` | int | 0 | learner steps between snapshots added to the pool (0: no self-play) |

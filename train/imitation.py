@@ -56,7 +56,7 @@ def teacher_games(vec_env: Any) -> list[Any]:
     if not games or not all(isinstance(g, SingleSeatEnv) for g in games):
         raise ConfigError(
             f"imitation: the teacher plays whole games in this process: vec_env: dummy, or "
-            f"batched for a game whose batched env holds single-seat games (guests); "
+            f"batched for a game whose training part sets multi_game (guests); "
             f"got {type(env).__name__}"
         )
     return list(games)

@@ -9,14 +9,13 @@ the processes, the pipes and the one-observation-at-a-time policy calls:
 | the games | ``N`` :class:`~parlour.train.single_seat.SingleSeatEnv` (each its own raw AEC env, opponent pool, generator and reward shaping): every observation, reward and episode is what that env gives |
 | learner | SB3 runs its policy once per step on the ``(N, D)`` observations (MaskablePPO: with ``action_masks()``, ``(N, A)``) |
 | scripted opponents | played inside each game (``random``, ``guests.deducer``, …), as in the single-seat env |
-| network opponents | learner snapshots and ``ppo:PATH`` baselines: the games are stepped together (:meth:`SingleSeatEnv.step_steps`) and every pending decision of one network is decided in **one forward pass** (:func:`parlour.games.audition.batched_agents.policy_logits`), each agent then choosing with its own generator (:meth:`MaskedLogitsAgent.choose`) |
+| network opponents | learner snapshots and ``ppo:PATH`` baselines: the games are stepped together (:meth:`SingleSeatEnv.step_steps`) and every pending decision of one network is decided in **one forward pass** (:func:`parlour.agents.ppo.policy_logits`), each agent then choosing with its own generator (:meth:`MaskedLogitsAgent.choose`) |
 | reset sources (Awkward Guests' cases) | the game's ``Training.reset_source``, started once in a **child process** (its own core; Awkward Guests: one :class:`~parlour.games.guests.case_pool.CasePool`), hands reset options to the games in the order they reset: unique per run, reproducible |
 | episode end | ``infos[i]`` is the single-seat env's final info plus ``terminal_observation``; the game is reset at once |
 | seeding | ``seed(s)``: game ``i`` resets with seed ``s + i`` (as SB3's ``DummyVecEnv``), the case pool is seeded from ``s`` |
 
-:func:`multi_game_vec_env` is a ``Training.batched_vec_env`` hook any game may name
-(``vec_env: batched`` in a config; Awkward Guests does): ``n_envs`` games, wrapped in SB3's
-``VecMonitor``.
+:func:`multi_game_vec_env` is what ``vec_env: batched`` builds for a game whose training part
+sets ``multi_game`` (Awkward Guests): ``n_envs`` games, wrapped in SB3's ``VecMonitor``.
 """
 
 from __future__ import annotations
@@ -28,7 +27,7 @@ import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
 from parlour.agents.ppo import policy_logits
-from parlour.games import Game
+from parlour.games import Game, require_game
 from parlour.train.opponents import OpponentPool
 from parlour.train.single_seat import SingleSeatEnv
 
@@ -55,7 +54,7 @@ class MultiGameVecEnv(VecEnv):
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be an int >= 1, got {num_envs!r}")
-        self.game_spec = game
+        self.game_spec = require_game(game, "MultiGameVecEnv")
         options = dict(game_options or {})
         self.games = [
             SingleSeatEnv(
@@ -229,8 +228,9 @@ def _decide(aecs: list[Any], requests: list[tuple[str, Any]]) -> list[int]:
 
 
 def multi_game_vec_env(cfg: Any) -> VecEnv:
-    """A ``Training.batched_vec_env`` hook (Awkward Guests names it): ``cfg.n_envs`` games of
-    the config's game in one process (:class:`MultiGameVecEnv`), wrapped in SB3's ``VecMonitor``."""
+    """``vec_env: batched`` for a game with ``Training.multi_game`` (Awkward Guests):
+    ``cfg.n_envs`` games of the config's game in one process (:class:`MultiGameVecEnv`), wrapped in
+    SB3's ``VecMonitor``."""
     from stable_baselines3.common.vec_env import VecMonitor
 
     o = cfg.opponents

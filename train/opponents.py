@@ -22,7 +22,7 @@ import numpy as np
 
 from parlour.agents.base import Agent
 from parlour.agents.factory import make_agent
-from parlour.games import Game
+from parlour.games import Game, require_game
 
 
 class OpponentPool:
@@ -45,7 +45,7 @@ class OpponentPool:
             raise ValueError(f"snapshot_weight must be in [0, 1], got {snapshot_weight}")
         if max_snapshots < 1:
             raise ValueError(f"max_snapshots must be >= 1, got {max_snapshots}")
-        self.game = game
+        self.game = require_game(game, "OpponentPool")
         #: whether pickle-bearing model files may load (``--trust-model``)
         self.trust = bool(trust)
         self.baselines = baselines

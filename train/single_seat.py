@@ -51,7 +51,7 @@ import gymnasium as gym
 import numpy as np
 
 from parlour.agents.ppo import PPOAgent
-from parlour.games import Game, make_raw_env
+from parlour.games import Game, make_raw_env, require_game
 from parlour.train.opponents import OpponentPool
 
 
@@ -108,7 +108,7 @@ class SingleSeatEnv(gym.Env):
         prefetch: bool = False,
     ) -> None:
         super().__init__()
-        self.spec = game
+        self.spec = require_game(game, "SingleSeatEnv")
         self.game = self.spec.name
         env_options, wrapper_options = self.spec.split_options(game_options or {})
         self.aec = make_raw_env(self.spec, players, **env_options)

@@ -18,8 +18,8 @@ What a run does (config keys in :mod:`parlour.train.config`):
    episode, opponents from the :class:`~parlour.train.opponents.OpponentPool`) in a ``SubprocVecEnv``
    (``vec_env: dummy`` runs them in-process), each wrapped in SB3's ``Monitor``; with
    ``vec_env: batched`` the game's batched env (``Training.batched_vec_env``: Audition's
-   :mod:`parlour.games.audition.selfplay`, Awkward Guests' :mod:`parlour.train.multi_game`,
-   ``n_envs`` games in one process) when it supports the
+   :mod:`parlour.games.audition.selfplay`; or, with ``Training.multi_game``, Awkward Guests':
+   :mod:`parlour.train.multi_game`; ``n_envs`` games in one process) when it supports the
    config, else the ``SubprocVecEnv``.
 2. ``MaskablePPO`` (sb3-contrib) learns for ``total_timesteps`` learner steps, with a progress
    bar; SB3's logger writes TensorBoard events and ``progress.csv`` to ``runs/<name>/logs/``
@@ -214,11 +214,15 @@ def make_vec_env(cfg: TrainConfig) -> Any:
 
     from parlour.games import load_object
 
-    hook = cfg.game_spec.training.batched_vec_env
-    if cfg.vec_env == "batched" and hook is not None:  # (None from the hook: per-game envs)
-        vec_env = load_object(hook)(cfg)
-        if vec_env is not None:
+    training = cfg.game_spec.training
+    if cfg.vec_env == "batched" and training.batched_vec_env is not None:
+        vec_env = load_object(training.batched_vec_env)(cfg)
+        if vec_env is not None:  # (None from the hook: per-game envs)
             return vec_env
+    elif cfg.vec_env == "batched" and training.multi_game:
+        from parlour.train.multi_game import multi_game_vec_env
+
+        return multi_game_vec_env(cfg)
 
     fns = [
         partial(_make_env, cfg.game_spec, cfg.to_dict(), cfg.trust_model) for _ in range(cfg.n_envs)

@@ -334,7 +334,7 @@ GAME = Game(
         features_extractor="parlour.games.guests.policy:GuestsFeatures",
         policy="parlour.games.guests.policy:GuestsPolicy",
         reset_source=guests_reset_source,
-        batched_vec_env="parlour.train.multi_game:multi_game_vec_env",
+        multi_game=True,
     ),
     evaluation=Evaluation(statistics=GUESTS_STATISTICS),
     terminal=GuestsTerminal(),

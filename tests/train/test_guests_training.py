@@ -85,7 +85,7 @@ class GuestsSpy:
 
 class SpyPool(OpponentPool):
     def __init__(self, env_ref: list) -> None:
-        super().__init__("guests", {"random": 1.0})
+        super().__init__(get_game("guests"), {"random": 1.0})
         self.env_ref = env_ref
         self.spies: dict[str, GuestsSpy] = {}
 
@@ -134,7 +134,7 @@ def finish_game(env: SingleSeatEnv, rng: np.random.Generator) -> None:
 def test_registry_entry():
     spec = get_game("guests")
     assert (spec.min_players, spec.max_players, spec.players_option) == (1, 8, "num_players")
-    assert spec.baselines == ("random", "guests.deducer") and spec.training.eval_baselines is None
+    assert spec.baselines == spec.eval_baselines == ("random", "guests.deducer")
     env = make_raw_env(get_game("guests"), 4, level="medium", observation_mode="deduced")
     assert env.possible_agents == [f"player_{i}" for i in range(4)]
     assert env.observation_space("player_0")["observation"].shape == (2384,)

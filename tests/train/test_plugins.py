@@ -139,8 +139,26 @@ def test_a_game_with_only_the_four_core_fields_evaluates_and_trains(clean_regist
 
 
 def test_below_the_entry_points_a_game_is_an_object_not_a_name():
-    with pytest.raises(TypeError, match="make_raw_env takes a Game"):
-        make_raw_env("countdown", 2)
+    from parlour.agents.factory import make_agent
+    from parlour.eval.league import run_league
+    from parlour.eval.tournament import play_games, run_tournament
+    from parlour.train.multi_game import MultiGameVecEnv
+    from parlour.train.opponents import OpponentPool
+    from parlour.train.single_seat import SingleSeatEnv
+
+    calls = {
+        "make_raw_env": lambda: make_raw_env("countdown", 2),
+        "make_agent": lambda: make_agent("random", "countdown"),
+        "run_tournament": lambda: run_tournament("countdown", 2, ["random"], 2, progress=False),
+        "play_games": lambda: play_games("countdown", 2, ["random"], 2, progress=False),
+        "run_league": lambda: run_league("countdown", 2, ["random", "countdown.careful"], 2),
+        "SingleSeatEnv": lambda: SingleSeatEnv("countdown", 2),
+        "OpponentPool": lambda: OpponentPool("countdown", {"random": 1.0}),
+        "MultiGameVecEnv": lambda: MultiGameVecEnv("countdown", 2, 2),
+    }
+    for where, call in calls.items():
+        with pytest.raises(TypeError, match=rf"{where} takes a Game \(get_game\(name\)\), got str"):
+            call()
 
 
 # -- the test game itself --------------------------------------------------------------------------

@@ -49,7 +49,7 @@ class SpyAgent:
 
 class SpyPool(OpponentPool):
     def __init__(self, env_ref: list) -> None:
-        super().__init__("audition", {"random": 1.0})
+        super().__init__(get_game("audition"), {"random": 1.0})
         self.env_ref = env_ref
         self.spies: dict[str, SpyAgent] = {}
 
