@@ -32,7 +32,7 @@ The core is what every command needs; the optional parts are separate, separatel
 | ``training`` | :class:`~parlour.games.parts.Training`: features, policy, shaping, training-only options, batched self-play |
 | ``evaluation`` | :class:`~parlour.games.parts.Evaluation`: statistics and report columns, batched tournaments |
 | ``terminal`` | a :class:`~parlour.games.ui.TerminalUI` (``parlour play``); ``None``: not playable in the terminal |
-| ``web`` | a :class:`~parlour.games.ui.WebUI` (``parlour serve``, with ``terminal``); ``None``: not on the page |
+| ``web`` | a :class:`~parlour.games.ui.WebUI` (``parlour serve``); ``None``: the page uses the default hooks (the view as JSON, moves as buttons) when the game has a ``terminal`` part, and leaves it out otherwise |
 
 A game is pickled into worker processes (tournaments, ``SubprocVecEnv``): its callables must be
 module-level functions or classes.
@@ -112,7 +112,7 @@ class Game:
     evaluation: Evaluation = Evaluation()
     #: the ``parlour play`` UI (None: not playable in the terminal)
     terminal: TerminalUI | None = None
-    #: the ``parlour serve`` page (None: not on the page)
+    #: the ``parlour serve`` page (None: the default hooks if the game has a terminal UI)
     web: WebUI | None = None
 
     def __post_init__(self) -> None:

@@ -3,7 +3,7 @@
 | part | used by | hooks |
 |---|---|---|
 | :class:`TerminalUI` (``Game.terminal``) | ``parlour play`` (:mod:`parlour.apps.play`); the web page's move names and move descriptions | ``default_players``, ``default_opponent``, ``add_arguments``, ``env_options``, ``moves`` (abstract), ``private`` (abstract), ``view``, ``describe_other`` (abstract), ``group``, ``extra_commands``, ``run_extra``, ``final`` (abstract) |
-| :class:`WebUI` (``Game.web``) | ``parlour serve`` (:mod:`parlour.apps.web`); needs the game's terminal UI too | ``options``, ``view``, ``target``, ``reveal``, ``script`` |
+| :class:`WebUI` (``Game.web``) | ``parlour serve`` (:mod:`parlour.apps.web`), beside the terminal UI (a game with a terminal UI and no web part gets these defaults) | ``options``, ``view``, ``target``, ``reveal``, ``script`` |
 
 A game subclasses either and fills in the abstract methods; the rest have working defaults. The
 parts hold no state: one instance serves every game of a process.

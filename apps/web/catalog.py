@@ -25,6 +25,7 @@ from typing import Any
 
 from parlour.agents.factory import known_agents, model_agents
 from parlour.apps.web.errors import WebError
+from parlour.apps.web.views import web_part
 from parlour.games import all_games
 from parlour.models import read_index
 
@@ -77,7 +78,8 @@ class Catalog:
 
         games = []
         for spec in all_games():
-            if spec.terminal is None or spec.web is None:
+            web = web_part(spec)
+            if web is None:
                 continue
             ui = spec.terminal
             operator = self.operator_agents(spec)
@@ -88,8 +90,8 @@ class Catalog:
                     "max_players": spec.max_players,
                     "default_players": ui.default_players,
                     "default_opponent": ui.default_opponent,
-                    "options": spec.web.options(),
-                    "script": spec.web.script() is not None,
+                    "options": web.options(),
+                    "script": web.script() is not None,
                     "agents": known_agents(spec) + list(operator),
                     "labels": {key: label for key, (_, label) in operator.items()},
                     "shipped": shipped_for_page(spec),
@@ -100,8 +102,9 @@ class Catalog:
     def script(self, name: str) -> str | None:
         """The page script of the offered game ``name`` (None: no such game, or no script)."""
         for spec in all_games():
-            if spec.name == name and spec.terminal is not None and spec.web is not None:
-                return spec.web.script()
+            web = web_part(spec)
+            if spec.name == name and web is not None:
+                return web.script()
         return None
 
     def offered(self, spec: Any, players: int) -> dict[str, str]:
@@ -150,7 +153,7 @@ class Catalog:
 
 def _web_choices(spec: Any) -> dict[str, list[Any]]:
     choices: dict[str, list[Any]] = {}
-    for o in spec.web.options():
+    for o in web_part(spec).options():
         choices[o["name"]] = [False, True] if o["choices"] == "bool" else list(o["choices"])
     return choices
 

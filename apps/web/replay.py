@@ -44,7 +44,7 @@ class Replay:
             self.spec = games.get_game(doc["game"]) if ":" not in doc["game"] else None
         except (ValueError, TypeError) as exc:
             raise WebError(f"replay: {exc}") from None
-        if self.spec is None or self.spec.terminal is None or self.spec.web is None:
+        if self.spec is None or self.spec.terminal is None:
             raise WebError(f"replay: game must be a registered game, got {doc['game']!r}")
         self.ui = self.spec.terminal
         if options_check is not None:

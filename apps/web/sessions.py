@@ -102,7 +102,7 @@ def parse_settings(body: Any, catalog: Catalog | None = None) -> GameSettings:
         spec = games.get_game(name) if isinstance(name, str) and ":" not in name else None
     except ValueError as exc:
         raise WebError(str(exc)) from None
-    if spec is None or spec.terminal is None or spec.web is None:
+    if spec is None or spec.terminal is None:
         raise WebError(f"game must be the name of a registered game, got {name!r}")
     ui = spec.terminal
     players, seat = _int(body, "players", None), _int(body, "seat", None)

@@ -15,9 +15,21 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from parlour.eval.replay import to_json
+from parlour.games.ui import WebUI
 
 if TYPE_CHECKING:
     from parlour.games import Game
+
+#: the page hooks of a game that has a terminal UI and no web part of its own
+DEFAULT_WEB = WebUI()
+
+
+def web_part(game: Game) -> WebUI | None:
+    """The page hooks of ``game``: its web part, else the default hooks when it has a terminal
+    UI (the page plays every game ``parlour play`` can), else None (not on the page)."""
+    if game.web is not None:
+        return game.web
+    return DEFAULT_WEB if game.terminal is not None else None
 
 
 def is_over(env: Any) -> bool:
@@ -39,7 +51,11 @@ def legal_moves(game: Game, env: Any, agent: str) -> list[dict[str, Any]]:
     if sorted(m.action for m in moves) != [int(a) for a in np.flatnonzero(mask)]:
         raise RuntimeError("the UI's moves differ from the env's legal-action mask")
     return [
-        {"action": int(m.action), "name": m.name, "target": game.web.target(env, agent, m.action)}
+        {
+            "action": int(m.action),
+            "name": m.name,
+            "target": web_part(game).target(env, agent, m.action),
+        }
         for m in moves
     ]
 
@@ -53,11 +69,11 @@ def seat_state(game: Game, env: Any, agent: str, hints: bool = False) -> dict[st
         "agents": list(env.possible_agents),
         "to_move": to_move(env),
         "over": over,
-        "view": to_json(game.web.view(env, agent, hints=hints)),
+        "view": to_json(web_part(game).view(env, agent, hints=hints)),
         "moves": legal_moves(game, env, agent),
     }
     if over:
-        state["final"] = to_json(game.web.reveal(env, env.unwrapped.results()))
+        state["final"] = to_json(web_part(game).reveal(env, env.unwrapped.results()))
     return state
 
 
@@ -70,7 +86,7 @@ def omniscient_state(game: Game, env: Any) -> dict[str, Any]:
         "agents": list(env.possible_agents),
         "to_move": to_move(env),
         "over": over,
-        "seats": {a: to_json(game.web.view(env, a, hints=True)) for a in env.possible_agents},
+        "seats": {a: to_json(web_part(game).view(env, a, hints=True)) for a in env.possible_agents},
         "moves": [],
-        "final": to_json(game.web.reveal(env, env.unwrapped.results() if over else None)),
+        "final": to_json(web_part(game).reveal(env, env.unwrapped.results() if over else None)),
     }

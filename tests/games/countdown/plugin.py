@@ -23,7 +23,7 @@ import numpy as np
 
 from parlour.games import Game, register_game
 from parlour.games.parts import Column, Evaluation, Statistics
-from parlour.games.ui import Move, TerminalUI, WebUI
+from parlour.games.ui import Move, TerminalUI
 from tests.games.countdown import rules as R
 from tests.games.countdown.env import raw_env
 
@@ -140,6 +140,5 @@ GAME = register_game(
         hidden_redeal=redeal,
         evaluation=Evaluation(statistics=CountdownStatistics()),
         terminal=CountdownUI(),
-        web=WebUI(),  # the default page hooks: the view as JSON
     )
 )
