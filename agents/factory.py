@@ -32,8 +32,8 @@ from parlour.agents.trust import TRUST_FLAG
 from parlour.models import parse_spec  # (the spec syntax: the models registry reads it too)
 
 
-class Game(Protocol):
-    """What building an agent reads of a game (:class:`parlour.games.Game` has it)."""
+class GameAgents(Protocol):
+    """What building an agent reads of a game: its name and agents (a :class:`parlour.games.Game`)."""
 
     name: str
     agents: Mapping[str, Callable[..., Agent]]
@@ -69,7 +69,7 @@ def int_option(name: str, value: str | None, default: int, high: int | None = No
 
 def make_agent(
     spec: str,
-    game: Game,
+    game: GameAgents,
     seed: int | None = None,
     players: int | None = None,
     *,
@@ -150,7 +150,7 @@ def usage(name: str, builder: Callable[..., Any]) -> str:
     return f"{name}[:{','.join(parts)}]" if parts else name
 
 
-def _known_specs(game: Game) -> list[str]:
+def _known_specs(game: GameAgents) -> list[str]:
     """The specs an error lists: ``random``, the game's own agents with their options, then
     ``ppo:`` and ``rllib:`` (the last two)."""
     own = [usage(name, builder) for name, builder in game.agents.items()]
@@ -202,12 +202,12 @@ def check_agents_fit(agents: Any, env: Any) -> None:
             fits(env)
 
 
-def known_agents(game: Game) -> list[str]:
+def known_agents(game: GameAgents) -> list[str]:
     """Names of the agents of ``game`` that need no model: ``random`` and the game's own."""
     return ["random", *(n for n, b in game.agents.items() if not _takes(b, "model"))]
 
 
-def model_agents(game: Game) -> list[str]:
+def model_agents(game: GameAgents) -> list[str]:
     """Names of the game's agents built on a trained model (``NAME:model=PATH``)."""
     return [n for n, b in game.agents.items() if _takes(b, "model")]
 
