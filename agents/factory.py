@@ -29,7 +29,13 @@ from typing import Any, Protocol
 from parlour.agents.base import Agent
 from parlour.agents.random_agent import RandomAgent
 from parlour.agents.trust import TRUST_FLAG
-from parlour.models import parse_spec  # (the spec syntax: the models registry reads it too)
+from parlour.models import (  # (the spec syntax: the models registry reads it too)
+    check_model_fits,
+    lookup,
+    parse_spec,
+    read_index,
+    resolve_model_path,
+)
 
 
 class GameAgents(Protocol):
@@ -94,8 +100,6 @@ def make_agent(
             path = path[: -len(":sample")]
         if not path:
             raise ValueError("agent spec 'ppo:PATH' needs the path of a saved model")
-        from parlour.models import check_model_fits, lookup
-
         shipped = lookup(path)
         if shipped is not None:
             check_model_fits(shipped, game.name, players, spec)
@@ -167,8 +171,6 @@ def _takes(builder: Callable[..., Any], parameter: str) -> bool:
 
 def shipped_specs(game: str, players: int | None = None) -> list[str]:
     """``ppo:NAME`` of every shipped model of ``game`` (and ``players``, when given)."""
-    from parlour.models import read_index
-
     return [
         f"ppo:{m.name}"
         for m in read_index()
@@ -188,8 +190,6 @@ def spec_model_file(spec: str) -> str | None:
             return None
         if path is None:
             return None
-    from parlour.models import resolve_model_path
-
     return resolve_model_path(path)
 
 

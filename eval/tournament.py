@@ -268,8 +268,9 @@ def choose_stepper(
             return choice
         if choice is not None:
             raise TypeError(
-                f"{game.evaluation.batched_tournament} returned a {type(choice).__name__}: a Stepper, "
-                "Lockstep or None expected (parlour.games.stepping)"
+                f"{game.name}'s batched_tournament ({hook.__module__}.{hook.__qualname__}) "
+                f"returned a {type(choice).__name__}: a Stepper, Lockstep or None expected "
+                "(parlour.games.stepping)"
             )
     return _WORKER["stepper"]
 
