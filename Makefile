@@ -10,7 +10,7 @@ PYTEST_ARGS ?=
 $(STAMP): pyproject.toml setup.py constraints.txt parlour.pth
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade "pip>=24"
-	$(PY) -m pip install --quiet -c constraints.txt -e ".[train,dev,ecosystem,web,rllib]"
+	$(PY) -m pip install --quiet -c constraints.txt -e ".[train,dev,ecosystem,web,rllib,openspiel]"
 	# an editable install leaves out parlour.pth (the start-up registration hook): add it
 	$(PY) -c "import shutil, sysconfig; shutil.copy('parlour.pth', sysconfig.get_paths()['purelib'])"
 	touch $(STAMP)

@@ -13,6 +13,7 @@ import. This module imports nothing of parlour (:mod:`parlour.errors` builds on 
 | ``train`` | torch, stable_baselines3, sb3_contrib, tensorboard, matplotlib, tqdm, openskill, safetensors | ``train``, ``eval`` (tqdm, matplotlib; torch for ``ppo:`` agents), ``league``; ``play`` / ``serve`` with a ``ppo:`` agent; ``bench``'s ``train`` section |
 | ``web`` | starlette, uvicorn | ``serve`` |
 | ``rllib`` | ray | ``train`` with ``backend: rllib``; ``rllib:`` agents need only the ``train`` extra |
+| ``openspiel`` | pyspiel (open_spiel) | ``parlour.openspiel`` (the games as OpenSpiel games), the ``openspiel.*`` agents; also in ``bench`` |
 | ``bench`` | pygame, rlcard, pyspiel (open_spiel), shimmy | ``bench``'s peers (without them the peers' ratios are left null) and its ``train`` section (its connect-four peer) |
 | ``ecosystem`` | tianshou, torchrl, tensordict, supersuit | the recipes of docs/ecosystem/ |
 """
@@ -38,7 +39,8 @@ MODULE_EXTRAS: dict[str, str] = {
     ),
     **dict.fromkeys(("starlette", "uvicorn", "playwright"), "web"),
     "ray": "rllib",
-    **dict.fromkeys(("pygame", "rlcard", "pyspiel", "open_spiel", "shimmy"), "bench"),
+    **dict.fromkeys(("pyspiel", "open_spiel"), "openspiel"),
+    **dict.fromkeys(("pygame", "rlcard", "shimmy"), "bench"),
     **dict.fromkeys(("tianshou", "torchrl", "tensordict", "supersuit"), "ecosystem"),
 }
 

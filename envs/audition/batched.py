@@ -218,6 +218,8 @@ class BatchedAudition:
                 raise ValueError(
                     "states must have this engine's player count and uncertain-counts setting"
                 )
+            if c.mini:
+                raise ValueError("states: the batched engine plays the full table, not mini")
         self._mask = None
         deck = np.zeros((len(distinct), self.C), np.int8)
         removed = np.zeros((len(distinct), R.NUM_REMOVED_UNCERTAIN), np.int8)

@@ -10,6 +10,7 @@ game flow in this module.
 | ``MAX_NUMBER``, ``TOP_NUMBER`` | the highest musician number overall (13) / per player count |
 | ``SLOT_CAPACITY``, ``MAX_TWO_CAPACITY`` | musicians a slot holds (4; 2 on ``max_two``) |
 | ``NUM_REMOVED_UNCERTAIN`` | cards removed unseen in variant 2 (5) |
+| ``MINI_TOP_NUMBER``, ``MINI_SLOT_CAPACITY`` | the mini table (2 players, for exact solvers): numbers ``1..3``, slots of 2 |
 | ``SOLOIST_POINTS``, ``QUARTET_SIZE``, ``QUARTET_POINTS`` | the scoring |
 | ``CONDUCTOR``, ``ACTION_KINDS``, ``SLOT_KINDS``, ``K_*`` | the slot kinds and their indices |
 | ``NUM_ACTIONS``, ``TAKE_0``, ``DRAW``, ``PLACE_0``, ``PASS``, ``CHOOSE_0`` | the action ids |
@@ -39,6 +40,8 @@ __all__ = [
     "SLOT_CAPACITY",
     "MAX_TWO_CAPACITY",
     "NUM_REMOVED_UNCERTAIN",
+    "MINI_TOP_NUMBER",
+    "MINI_SLOT_CAPACITY",
     "SOLOIST_POINTS",
     "QUARTET_SIZE",
     "QUARTET_POINTS",
@@ -85,6 +88,13 @@ MAX_NUMBER: Final = 13
 SLOT_CAPACITY: Final = 4
 MAX_TWO_CAPACITY: Final = 2
 NUM_REMOVED_UNCERTAIN: Final = 5
+
+#: The mini table (``AuditionConfig(mini=True)``): the plain 2-player game with numbers
+#: ``1..MINI_TOP_NUMBER`` only (number ``k`` still has ``k`` copies) and slots that hold
+#: ``MINI_SLOT_CAPACITY`` musicians; every rule is the same. Small enough for exact solvers
+#: (OpenSpiel's CFR and ``nash_conv``: docs/openspiel.md).
+MINI_TOP_NUMBER: Final = 3
+MINI_SLOT_CAPACITY: Final = 2
 
 #: Scoring: exactly 1 card of a number is a soloist, exactly 4 a quartet; any other count scores 0.
 SOLOIST_POINTS: Final = 1
@@ -157,17 +167,20 @@ def action_name(action: int) -> str:
     return f"CHOOSE {action - CHOOSE_0}"
 
 
-def deck_composition(num_players: int) -> np.ndarray:
-    """Copies of each number (index 0 unused) in the game for ``num_players``."""
+def deck_composition(num_players: int, top: int | None = None) -> np.ndarray:
+    """Copies of each number (index 0 unused) in the game for ``num_players`` (numbers
+    ``1..top``; by default the player count's :data:`TOP_NUMBER`)."""
     counts = np.zeros(MAX_NUMBER + 1, dtype=np.int16)
-    top = TOP_NUMBER[num_players]
+    top = TOP_NUMBER[num_players] if top is None else top
     counts[1 : top + 1] = np.arange(1, top + 1)
     return counts
 
 
-def full_deck(num_players: int) -> list[int]:
-    """The game's cards in ascending order (e.g. 45 cards ``1, 2, 2, 3, 3, 3, ...`` for 2p)."""
-    return [k for k in range(1, TOP_NUMBER[num_players] + 1) for _ in range(k)]
+def full_deck(num_players: int, top: int | None = None) -> list[int]:
+    """The game's cards in ascending order (e.g. 45 cards ``1, 2, 2, 3, 3, 3, ...`` for 2p;
+    numbers ``1..top``, by default the player count's :data:`TOP_NUMBER`)."""
+    top = TOP_NUMBER[num_players] if top is None else top
+    return [k for k in range(1, top + 1) for _ in range(k)]
 
 
 def score_counts(counts: np.ndarray | list[int]) -> tuple[int, int]:
@@ -208,11 +221,14 @@ class AuditionConfig:
     ``action_cards`` is ``()`` (no variant 1), a sequence of distinct kinds from
     :data:`ACTION_KINDS` (at most one per player; they take slots 0, 1, ... in that order), or
     an int ``0..num_players`` (that many distinct kinds on random slots, drawn at every deal).
+    ``mini`` is the mini table (:data:`MINI_TOP_NUMBER`, :data:`MINI_SLOT_CAPACITY`): two
+    players, neither variant.
     """
 
     num_players: int = 2
     action_cards: tuple[str, ...] | int = ()
     uncertain_counts: bool = False
+    mini: bool = False
 
     def __post_init__(self) -> None:
         n = self.num_players
@@ -252,12 +268,40 @@ class AuditionConfig:
                 f"uncertain_counts must be True or False, got {self.uncertain_counts!r}"
             )
         object.__setattr__(self, "uncertain_counts", bool(self.uncertain_counts))
+        if not isinstance(self.mini, bool | np.bool_):
+            raise ValueError(f"mini must be True or False, got {self.mini!r}")
+        object.__setattr__(self, "mini", bool(self.mini))
+        if self.mini and (n != MIN_PLAYERS or self.action_cards or self.uncertain_counts):
+            raise ValueError(
+                f"mini is the plain {MIN_PLAYERS}-player table: num_players must be {MIN_PLAYERS}, "
+                f"action_cards () and uncertain_counts False, got num_players={n}, "
+                f"action_cards={self.action_cards!r}, uncertain_counts={self.uncertain_counts}"
+            )
 
     @property
     def has_action_cards(self) -> bool:
         return bool(self.action_cards)
 
     @property
+    def top_number(self) -> int:
+        """The highest musician number in this game."""
+        return MINI_TOP_NUMBER if self.mini else TOP_NUMBER[self.num_players]
+
+    @property
     def num_cards(self) -> int:
-        top = TOP_NUMBER[self.num_players]
+        top = self.top_number
         return top * (top + 1) // 2
+
+    def composition(self) -> np.ndarray:
+        """Copies of each number (index 0 unused) in this game."""
+        return deck_composition(self.num_players, self.top_number)
+
+    def full_deck(self) -> list[int]:
+        """This game's cards in ascending order."""
+        return full_deck(self.num_players, self.top_number)
+
+    def capacity(self, kind: int) -> int:
+        """The musicians a slot of ``kind`` (an index of :data:`SLOT_KINDS`) holds."""
+        if self.mini:
+            return MINI_SLOT_CAPACITY
+        return MAX_TWO_CAPACITY if SLOT_KINDS[kind] == "max_two" else SLOT_CAPACITY

@@ -80,7 +80,6 @@ from parlour.envs.audition.constants import (
     K_DISCARD_ONE,
     K_DISCARD_OWN,
     K_DRAW_ONE,
-    K_MAX_TWO,
     K_PASS_LEFT,
     K_TAKE_NOW,
     MAX_NUMBER,
@@ -101,12 +100,9 @@ from parlour.envs.audition.constants import (
     SLOT_CAPACITY,
     SLOT_KINDS,
     TAKE_0,
-    TOP_NUMBER,
     AuditionConfig,
     IllegalActionError,
     action_name,
-    deck_composition,
-    full_deck,
     score_counts,
     win_rewards,
 )
@@ -115,7 +111,7 @@ from parlour.envs.audition.constants import (
 #: :mod:`parlour.envs.audition.constants` (re-exported above: ``rules`` is the one import)
 __all__ = ["AuditionState", "new_game", *constants.__all__]
 
-#: slot capacity by slot kind
+#: slot capacity by slot kind (of the full table; a state's own is ``AuditionState.capacities``)
 _CAPACITY: Final = tuple(MAX_TWO_CAPACITY if k == "max_two" else SLOT_CAPACITY for k in SLOT_KINDS)
 _BOOLS: Final = (bool, np.bool_)
 _INTS: Final = (int, np.integer)
@@ -160,6 +156,7 @@ class AuditionState:
     public_unseen: np.ndarray = field(  # composition minus all face-up cards, per number
         default_factory=lambda: np.zeros(MAX_NUMBER + 1, np.int16)
     )
+    capacities: list[int] = field(default_factory=list)  # musicians each slot holds
     _legal: list[int] | None = field(default=None, repr=False, compare=False)
     # Change stamps for incremental observers (the observation encoder): not game state.
     #: per slot, bumped whenever that slot's musicians, size or taken flag change
@@ -182,7 +179,8 @@ class AuditionState:
         self.points = [x[0] for x in sq]
         self.quartet_counts = [x[1] for x in sq]
         face_up = self.collections.sum(axis=0) + self.slots.sum(axis=0) + self.discard
-        self.public_unseen = (deck_composition(n) - face_up).astype(np.int16)
+        self.public_unseen = (self.config.composition() - face_up).astype(np.int16)
+        self.capacities = [self.config.capacity(k) for k in self.slot_kinds]
         self._legal = None
 
     def _rescore(self, p: int) -> None:
@@ -204,7 +202,7 @@ class AuditionState:
         return -1 if self.phase == PH_OVER else self.current
 
     def slot_capacity(self, s: int) -> int:
-        return MAX_TWO_CAPACITY if self.slot_kinds[s] == K_MAX_TWO else SLOT_CAPACITY
+        return self.capacities[s]
 
     def room_left(self, s: int) -> int:
         return self.slot_capacity(s) - self.slot_size[s]
@@ -253,19 +251,19 @@ class AuditionState:
     def _compute_legal(self) -> list[int]:
         ph = self.phase
         n = self.config.num_players
-        taken, size, kinds = self.slot_taken, self.slot_size, self.slot_kinds
+        taken, size, cap = self.slot_taken, self.slot_size, self.capacities
         if ph in (PH_TURN, PH_FINAL):
             acts = [s for s in range(n) if not taken[s] and size[s] > 0]
             if ph == PH_FINAL:
                 acts.append(PASS)
             elif self.deck:
                 for s in range(n):  # some untaken slot has room: DRAW
-                    if not taken[s] and size[s] < _CAPACITY[kinds[s]]:
+                    if not taken[s] and size[s] < cap[s]:
                         acts.append(DRAW)
                         break
             return acts
         if ph == PH_PLACE:
-            return [PLACE_0 + s for s in range(n) if not taken[s] and size[s] < _CAPACITY[kinds[s]]]
+            return [PLACE_0 + s for s in range(n) if not taken[s] and size[s] < cap[s]]
         if ph == PH_TAKE_NOW:
             return [TAKE_0 + self.pending_slot, PASS]
         if ph in (PH_PASS_LEFT, PH_DISCARD_ONE, PH_DISCARD_OWN):
@@ -536,7 +534,7 @@ def new_game(
             kinds[s] = SLOT_KINDS.index(k)
 
     if deck is None:
-        order = full_deck(n)
+        order = config.full_deck()
         perm = rng.permutation(len(order))
         cards = [order[i] for i in perm]
     else:
@@ -550,10 +548,10 @@ def new_game(
         ):
             raise ValueError(f"options['deck'] must hold ints (musician numbers), got {deck!r}")
         cards = [int(c) for c in cards]
-        if sorted(cards) != full_deck(n):
+        if sorted(cards) != config.full_deck():
             raise ValueError(
                 f"options['deck'] must be exactly the {config.num_players}-player cards "
-                f"(numbers 1..{TOP_NUMBER[n]}, number k k times, {config.num_cards} cards)"
+                f"(numbers 1..{config.top_number}, number k k times, {config.num_cards} cards)"
             )
     if start is None:
         start = int(rng.integers(n))

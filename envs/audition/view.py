@@ -96,5 +96,5 @@ def make_view(state: R.AuditionState, seat: int) -> AuditionView:
         deck_size=len(state.deck),
         num_removed=len(state.removed),
         round=state.round,
-        composition=tuple(int(x) for x in R.deck_composition(n)),
+        composition=tuple(int(x) for x in state.config.composition()),
     )

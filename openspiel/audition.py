@@ -1,0 +1,516 @@
+"""``parlour_audition`` — Audition as an OpenSpiel game (a Python ``pyspiel.Game``).
+
+```python
+import pyspiel
+import parlour.openspiel
+
+game = pyspiel.load_game("parlour_audition(players=2,variant=mini)")
+state = game.new_initial_state()
+while not state.is_terminal():
+    if state.is_chance_node():
+        outcomes, probs = zip(*state.chance_outcomes())
+        state.apply_action(int(np.random.choice(outcomes, p=probs)))
+    else:
+        state.apply_action(state.legal_actions()[0])
+print(state.returns())
+```
+
+The rules are parlour's engine (:mod:`parlour.envs.audition.rules`): the OpenSpiel state holds
+an engine state and adds explicit chance nodes for what the PettingZoo env draws from its
+generator at ``reset``. Legal actions, observations and returns are the PettingZoo env's
+(``tests/openspiel/test_differential.py`` plays both side by side).
+
+Parameters
+----------
+
+| parameter | default | values |
+|---|---|---|
+| ``players`` | 2 | 2..6 |
+| ``action_cards`` | ``""`` | variant 1 with fixed cards: kinds joined by ``+`` (``action_cards=pass_left+take_now``: on slots 0, 1, …; at most ``players``) |
+| ``random_action_cards`` | 0 | variant 1 with random cards: that many distinct kinds on random slots (``0..players``; chance nodes) |
+| ``uncertain_counts`` | ``False`` | variant 2: 5 cards stay unseen (never drawn) |
+| ``variant`` | ``"standard"`` | ``"standard"`` or ``"mini"``: the mini table for exact solvers (2 players, numbers 1..3, slots of 2; :data:`~parlour.envs.audition.constants.MINI_TOP_NUMBER`) |
+| ``reward_mode`` | ``"win"`` | ``"win"`` (zero-sum win reward) or ``"score"`` (points minus the mean, / 10) |
+
+Chance nodes
+------------
+
+| when | outcomes (chance action ids) | probabilities |
+|---|---|---|
+| the deal, random action cards (``random_action_cards=k``): one node per slot, in seat order | ``0`` conductor, ``1..6`` an action-card kind (index of ``SLOT_KINDS``) | uniform over the placements of ``k`` distinct kinds on ``k`` slots (as the env's ``reset``) |
+| the deal: the start seat | ``0..players-1`` | uniform |
+| a card is drawn (after ``DRAW``; on taking ``draw_one`` while the deck is not empty) | the number ``v`` (``1..13``) | unseen copies of ``v`` / unseen cards |
+
+Cards are dealt lazily: the deck order is not fixed at the start but drawn card by card from the
+cards not yet seen, which is the same distribution as the env's shuffled deck (with variant 2,
+the 5 cards never drawn are the removed ones).
+
+Player actions are the env's ``Discrete(27)`` (``TAKE s``, ``DRAW``, ``PLACE s``, ``PASS``,
+``CHOOSE v``): :mod:`parlour.envs.audition.rules`.
+
+Observations
+------------
+
+| call | what |
+|---|---|
+| ``observation_tensor(p)`` | the env's observation of seat ``p`` (321 values, :mod:`parlour.envs.audition.observation`); the observer's ``dict`` has its named pieces (``phase``, ``slots`` ``(6, 23)``, ``players`` ``(6, 19)``, …) |
+| ``observation_string(p)`` | the public table as the env's ``ansi`` render, and ``p``'s own drawn card and pending choice |
+| ``information_state_string(p)`` | perfect recall: the settings, then every move in order as ``p`` saw it (other seats' drawn cards are ``?`` until placed) |
+| ``information_state_tensor(p)`` | the observation tensor, then one row per move (``history``: ``(max moves, 50)``: mover one-hot (6 seats + chance), action one-hot (27), card or outcome seen one-hot (14), a hidden outcome flag, a filled-row flag) |
+
+Returns: ``returns()`` is the env's reward of the game (``reward_mode``), paid at the end.
+
+Version history
+---------------
+
+| version | change |
+|---|---|
+| 1 | first release |
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import permutations
+
+import numpy as np
+import pyspiel
+
+from parlour.envs.audition import rules as R
+from parlour.envs.audition.observation import ObservationEncoder, pieces
+from parlour.envs.audition.render import render_table
+
+GAME_NAME = "parlour_audition"
+VARIANTS = ("standard", "mini")
+REWARD_MODES = ("win", "score")
+DEFAULT_PARAMS: dict[str, object] = {
+    "players": 2,
+    "action_cards": "",
+    "random_action_cards": 0,
+    "uncertain_counts": False,
+    "variant": "standard",
+    "reward_mode": "win",
+}
+#: chance outcome ids: a card number (1..13), a slot kind (0..6) or a seat (0..5)
+NUM_CHANCE_OUTCOMES = R.MAX_NUMBER + 1
+
+#: the history rows of the information-state tensor: mover (6 seats + chance), action (27),
+#: card or outcome seen (14), outcome hidden, row filled
+_MOVER_COLUMNS = R.MAX_PLAYERS + 1
+_ROW_ACTION = _MOVER_COLUMNS
+_ROW_OUTCOME = _ROW_ACTION + R.NUM_ACTIONS
+_ROW_HIDDEN = _ROW_OUTCOME + NUM_CHANCE_OUTCOMES
+_ROW_FILLED = _ROW_HIDDEN + 1
+HISTORY_ROW = _ROW_FILLED + 1
+
+#: the kinds of chance node (``AuditionSpielState._chance``)
+_KIND, _START, _CARD = "kind", "start", "card"
+
+
+def config_of(params: dict[str, object]) -> R.AuditionConfig:
+    """The engine's table of the game parameters (``ValueError`` naming a bad one)."""
+    unknown = sorted(set(params) - set(DEFAULT_PARAMS))
+    if unknown:
+        raise ValueError(
+            f"{GAME_NAME}: unknown parameter(s) {unknown}; parameters: {sorted(DEFAULT_PARAMS)}"
+        )
+    p = {**DEFAULT_PARAMS, **params}
+    variant = p["variant"]
+    if variant not in VARIANTS:
+        raise ValueError(f"{GAME_NAME}: variant must be one of {list(VARIANTS)}, got {variant!r}")
+    if p["reward_mode"] not in REWARD_MODES:
+        raise ValueError(
+            f"{GAME_NAME}: reward_mode must be one of {list(REWARD_MODES)}, "
+            f"got {p['reward_mode']!r}"
+        )
+    kinds = tuple(k for k in str(p["action_cards"]).split("+") if k)
+    if kinds and p["random_action_cards"]:
+        raise ValueError(
+            f"{GAME_NAME}: give action_cards (fixed kinds) or random_action_cards (a count), "
+            f"not both; got {p['action_cards']!r} and {p['random_action_cards']!r}"
+        )
+    return R.AuditionConfig(
+        num_players=p["players"],
+        action_cards=kinds or p["random_action_cards"],
+        uncertain_counts=p["uncertain_counts"],
+        mini=variant == "mini",
+    )
+
+
+def _max_moves(config: R.AuditionConfig) -> tuple[int, int]:
+    """(most player decisions, most chance nodes) of a game.
+
+    Every card enters play by at most three decisions (``DRAW``, ``PLACE``, a ``take_now``
+    answer); every ``TAKE`` removes at least one card from the slots and brings at most one
+    follow-up decision; the final phase adds at most one ``PASS`` per seat. Chance: a node per
+    drawn card, per slot (random action cards) and the start seat.
+    """
+    cards, n = config.num_cards, config.num_players
+    return 5 * cards + n, cards + n + 1
+
+
+def _game_type() -> pyspiel.GameType:
+    return pyspiel.GameType(
+        short_name=GAME_NAME,
+        long_name="parlour Audition",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=R.MAX_PLAYERS,
+        min_num_players=R.MIN_PLAYERS,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=DEFAULT_PARAMS,
+    )
+
+
+class AuditionSpielGame(pyspiel.Game):
+    """``parlour_audition``: the parameters of the module docstring."""
+
+    def __init__(self, params: dict[str, object] | None = None) -> None:
+        params = dict(params or {})
+        self.config = config_of(params)
+        self.reward_mode = str({**DEFAULT_PARAMS, **params}["reward_mode"])
+        n = self.config.num_players
+        decisions, chances = _max_moves(self.config)
+        self.max_history = decisions + chances
+        if self.reward_mode == "win":
+            low, high = R.win_rewards(n, [1])[0], 1.0
+        else:  # (points − mean) / 10: at most every card scoring, against nothing
+            top = float(self.config.num_cards * R.QUARTET_POINTS) / 10.0
+            low, high = -top, top
+        info = pyspiel.GameInfo(
+            num_distinct_actions=R.NUM_ACTIONS,
+            max_chance_outcomes=NUM_CHANCE_OUTCOMES,
+            num_players=n,
+            min_utility=float(low),
+            max_utility=float(high),
+            utility_sum=0.0,
+            max_game_length=decisions,
+        )
+        super().__init__(_game_type(), info, params)
+
+    def new_initial_state(self) -> AuditionSpielState:
+        return AuditionSpielState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: pyspiel.IIGObservationType | None = None, params=None
+    ) -> AuditionObserver:
+        if params:
+            raise ValueError(f"{GAME_NAME}: observer parameters are not supported, got {params}")
+        return AuditionObserver(
+            self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False)
+        )
+
+
+#: the mover of a chance node in a :class:`Move`
+CHANCE = -1
+
+
+@dataclass(frozen=True)
+class Move:
+    """One move of a game as the players saw it."""
+
+    mover: int  # a seat, or CHANCE
+    action: int  # a player's action id (-1 for chance)
+    public: int = -1  # the card or outcome everybody saw (the card a PLACE put down), else -1
+    drawer: int = -1  # a chance card seen only by this seat (a DRAW's card), else -1
+    private: int = -1  # that card
+
+    def seen_by(self, seat: int) -> int:
+        """The card or outcome ``seat`` saw at this move (-1: none, or hidden from it)."""
+        return self.private if self.drawer == seat else self.public
+
+
+@dataclass
+class _Engine:
+    """The engine state, deep-copied by :meth:`AuditionState.clone` (OpenSpiel clones a Python
+    state by deep-copying its attributes)."""
+
+    state: R.AuditionState
+
+    def __deepcopy__(self, memo: dict) -> _Engine:
+        return _Engine(self.state.clone())
+
+
+class AuditionSpielState(pyspiel.State):
+    """A game of ``parlour_audition``: an engine state and the chance nodes of the deal."""
+
+    def __init__(self, game: AuditionSpielGame) -> None:
+        super().__init__(game)
+        config = game.config
+        self._reward_mode = game.reward_mode
+        n = config.num_players
+        ac = config.action_cards
+        kinds = [R.SLOT_KINDS.index(k) for k in ac] if isinstance(ac, tuple) else []
+        kinds += [R.K_CONDUCTOR] * (n - len(kinds))
+        # the deck is filled in card by card by chance nodes: placeholders until then
+        unseen_cards = config.num_cards - (
+            R.NUM_REMOVED_UNCERTAIN if config.uncertain_counts else 0
+        )
+        state = R.AuditionState(
+            config=config,
+            slot_kinds=kinds,
+            deck=[0] * unseen_cards,
+            removed=[0] * (config.num_cards - unseen_cards),
+            slots=np.zeros((n, R.MAX_NUMBER + 1), np.int16),
+            slot_size=[0] * n,
+            slot_taken=[False] * n,
+            collections=np.zeros((n, R.MAX_NUMBER + 1), np.int16),
+            discard=np.zeros(R.MAX_NUMBER + 1, np.int16),
+            taken=[False] * n,
+            current=0,
+            start_player=0,
+        )
+        state.refresh()
+        self._engine = _Engine(state)
+        #: random action cards still to place (one chance node per slot), and kinds left
+        self._kinds_to_place = ac if isinstance(ac, int) else 0
+        self._kind_slot = 0 if self._kinds_to_place else n
+        self._start_dealt = False
+        #: the player action waiting for a drawn card (DRAW, or TAKE of a draw_one slot)
+        self._waiting: int | None = None
+        #: every move, as the players saw it (:class:`Move`): the information states
+        self._moves: list[Move] = []
+
+    # -- the engine ------------------------------------------------------------------------
+
+    @property
+    def engine(self) -> R.AuditionState:
+        """The engine state (hidden information included; the cards not yet drawn are 0)."""
+        return self._engine.state
+
+    def _chance(self) -> str | None:
+        if self._kind_slot < self.engine.num_players:
+            return _KIND
+        if not self._start_dealt:
+            return _START
+        if self._waiting is not None:
+            return _CARD
+        return None
+
+    # -- OpenSpiel API ---------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        if self._chance() is not None:
+            return pyspiel.PlayerId.CHANCE
+        if self.engine.is_terminal:
+            return pyspiel.PlayerId.TERMINAL
+        return self.engine.current
+
+    def _legal_actions(self, player: int) -> list[int]:
+        if player != self.current_player():
+            return []
+        return self.engine.legal_actions()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        kind = self._chance()
+        n = self.engine.num_players
+        if kind == _KIND:
+            left_slots = n - self._kind_slot
+            used = {k for k in self.engine.slot_kinds[: self._kind_slot] if k != R.K_CONDUCTOR}
+            free = [k for k in range(1, len(R.SLOT_KINDS)) if k not in used]
+            p_card = self._kinds_to_place / left_slots
+            outcomes = [(R.K_CONDUCTOR, 1.0 - p_card)] if p_card < 1.0 else []
+            if p_card > 0.0:
+                outcomes += [(k, p_card / len(free)) for k in free]
+            return outcomes
+        if kind == _START:
+            return [(s, 1.0 / n) for s in range(n)]
+        if kind == _CARD:
+            unseen = self.engine.public_unseen
+            total = int(unseen.sum())
+            return [(v, int(unseen[v]) / total) for v in range(1, R.MAX_NUMBER + 1) if unseen[v]]
+        raise ValueError("chance_outcomes: not a chance node")
+
+    def _apply_action(self, action: int) -> None:
+        kind = self._chance()
+        engine = self.engine
+        if kind == _KIND:
+            outcomes = dict(self.chance_outcomes())
+            if action not in outcomes:
+                raise ValueError(f"{GAME_NAME}: slot kind {action} is not a chance outcome here")
+            engine.slot_kinds[self._kind_slot] = action
+            if action != R.K_CONDUCTOR:
+                self._kinds_to_place -= 1
+            self._kind_slot += 1
+            if self._kind_slot == engine.num_players:
+                engine.refresh()  # (the slots' capacities follow their kinds)
+            self._moves.append(Move(CHANCE, -1, action))
+            return
+        if kind == _START:
+            if not 0 <= action < engine.num_players:
+                raise ValueError(f"{GAME_NAME}: start seat {action} is not a chance outcome")
+            engine.current = engine.start_player = action
+            engine.refresh()
+            self._start_dealt = True
+            self._moves.append(Move(CHANCE, -1, action))
+            return
+        if kind == _CARD:
+            if not 1 <= action <= R.MAX_NUMBER or engine.public_unseen[action] <= 0:
+                raise ValueError(f"{GAME_NAME}: card {action} is not among the unseen cards")
+            waiting, self._waiting = self._waiting, None
+            drawer = engine.current
+            engine.deck[-1] = action
+            engine.apply(waiting)
+            if waiting == R.DRAW:  # the drawer's own until placed
+                self._moves.append(Move(CHANCE, -1, -1, drawer, action))
+            else:  # draw_one: face up at once
+                self._moves.append(Move(CHANCE, -1, action))
+            return
+        if action not in engine.legal_actions():
+            raise ValueError(
+                f"{GAME_NAME}: illegal action {action} ({R.action_name(action)}) for seat "
+                f"{engine.current}; legal: {engine.legal_actions()}"
+            )
+        mover = engine.current
+        placed = engine.drawn if engine.phase == R.PH_PLACE else -1
+        if self._draws_card(action):
+            self._waiting = action  # the card comes from the next (chance) node
+        else:
+            engine.apply(action)
+        self._moves.append(Move(mover, action, placed))
+
+    def _draws_card(self, action: int) -> bool:
+        engine = self.engine
+        if not engine.deck:
+            return False
+        if action == R.DRAW:
+            return True
+        is_take = engine.phase in (R.PH_TURN, R.PH_FINAL) and R.TAKE_0 <= action < R.DRAW
+        return is_take and engine.slot_kinds[action - R.TAKE_0] == R.K_DRAW_ONE
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            kind = self._chance()
+            if kind == _KIND:
+                return f"slot {self._kind_slot}: {R.SLOT_KINDS[action]}"
+            if kind == _START:
+                return f"start: seat {action}"
+            return f"card {action}"
+        return R.action_name(action)
+
+    def is_terminal(self) -> bool:
+        return self._chance() is None and self.engine.is_terminal
+
+    def returns(self) -> list[float]:
+        if not self.is_terminal():
+            return [0.0] * self.engine.num_players
+        return [float(r) for r in self.engine.returns(self._reward_mode)]
+
+    def __str__(self) -> str:
+        agents = [f"player_{p}" for p in range(self.engine.num_players)]
+        return render_table(self.engine, agents)
+
+    # -- what a player saw (the observer reads these) ---------------------------------------
+
+    def move_records(self) -> list[Move]:
+        """Every move so far, as the players saw it."""
+        return list(self._moves)
+
+
+class AuditionObserver:
+    """The PyObserver of ``parlour_audition`` (``perfect_recall`` False: the env's observation;
+    True: the information state, the observation followed by the move history)."""
+
+    def __init__(self, game: AuditionSpielGame, iig_obs_type: pyspiel.IIGObservationType) -> None:
+        if iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not (
+            iig_obs_type.public_info
+        ):
+            raise ValueError(
+                f"{GAME_NAME}: observers give one player's view (public information and the "
+                "player's own private information); got another IIGObservationType"
+            )
+        self.perfect_recall = iig_obs_type.perfect_recall
+        self._encoder = ObservationEncoder()
+        self._max_history = game.max_history
+        shapes = [(p.name, p.shape) for p in pieces().values()]
+        if self.perfect_recall:
+            shapes.append(("history", (self._max_history, HISTORY_ROW)))
+        size = sum(int(np.prod(shape)) for _, shape in shapes)
+        self.tensor = np.zeros(size, np.float32)
+        self.dict: dict[str, np.ndarray] = {}
+        start = 0
+        for name, shape in shapes:
+            stop = start + int(np.prod(shape))
+            self.dict[name] = self.tensor[start:stop].reshape(shape)
+            start = stop
+        self._obs_size = self._encoder.size
+
+    def set_from(self, state: AuditionSpielState, player: int) -> None:
+        self.tensor[: self._obs_size] = self._encoder.encode(state.engine, player)
+        if not self.perfect_recall:
+            return
+        history = self.dict["history"]
+        history.fill(0.0)
+        for row, move in enumerate(state.move_records()):
+            history[row, move.mover if move.mover >= 0 else R.MAX_PLAYERS] = 1.0
+            if move.action >= 0:
+                history[row, _ROW_ACTION + move.action] = 1.0
+            seen = move.seen_by(player)
+            if seen >= 0:
+                history[row, _ROW_OUTCOME + seen] = 1.0
+            elif move.drawer >= 0:
+                history[row, _ROW_HIDDEN] = 1.0
+            history[row, _ROW_FILLED] = 1.0
+
+    def string_from(self, state: AuditionSpielState, player: int) -> str:
+        engine = state.engine
+        if not self.perfect_recall:
+            agents = [f"player_{p}" for p in range(engine.num_players)]
+            lines = [f"seat {player}", render_table(engine, agents)]
+            if engine.current == player and engine.drawn:
+                lines.append(f"your drawn card: {engine.drawn}")
+            if engine.current == player and engine.choice.any():
+                choice = [v for v in range(1, R.MAX_NUMBER + 1) if engine.choice[v]]
+                lines.append(f"you may choose: {choice}")
+            return "\n".join(lines)
+        config = engine.config
+        words = [
+            f"seat {player}",
+            f"players {config.num_players}",
+            f"cards {config.num_cards}",
+            f"removed {len(engine.removed)}",
+        ]
+        for move in state.move_records():
+            seen = move.seen_by(player)
+            if move.mover >= 0:
+                card = f"({seen})" if seen >= 0 else ""
+                words.append(f"p{move.mover}:{R.action_name(move.action)}{card}")
+            else:
+                words.append(f"c:{seen if seen >= 0 else '?'}")
+        return " ".join(words)
+
+
+def all_kind_placements(num_players: int, count: int) -> list[tuple[int, ...]]:
+    """Every slot-kind tuple with ``count`` distinct action cards (a test helper: the chance
+    nodes' distribution is uniform over these)."""
+    out = []
+    kinds = range(1, len(R.SLOT_KINDS))
+    for slots in permutations(range(num_players), count):
+        if list(slots) != sorted(slots):
+            continue
+        for chosen in permutations(kinds, count):
+            row = [R.K_CONDUCTOR] * num_players
+            for s, k in zip(slots, chosen, strict=True):
+                row[s] = k
+            out.append(tuple(row))
+    return out
+
+
+pyspiel.register_game(_game_type(), AuditionSpielGame)
+
+__all__ = [
+    "GAME_NAME",
+    "Move",
+    "DEFAULT_PARAMS",
+    "AuditionSpielGame",
+    "AuditionSpielState",
+    "AuditionObserver",
+    "config_of",
+    "all_kind_placements",
+]
