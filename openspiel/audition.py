@@ -29,7 +29,7 @@ Parameters
 | ``action_cards`` | ``""`` | variant 1 with fixed cards: kinds joined by ``+`` (``action_cards=pass_left+take_now``: on slots 0, 1, …; at most ``players``) |
 | ``random_action_cards`` | 0 | variant 1 with random cards: that many distinct kinds on random slots (``0..players``; chance nodes) |
 | ``uncertain_counts`` | ``False`` | variant 2: 5 cards stay unseen (never drawn) |
-| ``variant`` | ``"standard"`` | ``"standard"`` or ``"mini"``: the mini table for exact solvers (2 players, numbers 1..3, slots of 2; :data:`~parlour.envs.audition.constants.MINI_TOP_NUMBER`) |
+| ``variant`` | ``"standard"`` | ``"standard"`` or ``"mini"``: the mini table for exact solvers (2 players, 3 cards: numbers 1..2, slots of 2; :data:`~parlour.envs.audition.constants.MINI_TOP_NUMBER`) |
 | ``reward_mode`` | ``"win"`` | ``"win"`` (zero-sum win reward) or ``"score"`` (points minus the mean, / 10) |
 
 Chance nodes
@@ -70,7 +70,8 @@ Version history
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import copy
+from dataclasses import dataclass, field
 from itertools import permutations
 
 import numpy as np
@@ -193,6 +194,7 @@ class AuditionSpielGame(pyspiel.Game):
             max_game_length=decisions,
         )
         super().__init__(_game_type(), info, params)
+        self.initial_engine = _initial_engine(self.config)
 
     def new_initial_state(self) -> AuditionSpielState:
         return AuditionSpielState(self)
@@ -227,14 +229,49 @@ class Move:
 
 
 @dataclass
-class _Engine:
-    """The engine state, deep-copied by :meth:`AuditionState.clone` (OpenSpiel clones a Python
-    state by deep-copying its attributes)."""
+class _Play:
+    """Everything a game of ``parlour_audition`` holds (one attribute of the state: OpenSpiel
+    clones a Python state by deep-copying its attributes, and this copy is the fast one)."""
 
-    state: R.AuditionState
+    engine: R.AuditionState  # the cards not yet drawn are 0 in its deck
+    reward_mode: str
+    kinds_to_place: int  # random action cards still to place (one chance node per slot)
+    kind_slot: int  # the next slot a chance node gives a kind (num_players: all given)
+    start_dealt: bool = False
+    waiting: int | None = None  # the player action waiting for a drawn card (DRAW, draw_one)
+    moves: list[Move] = field(default_factory=list)  # as the players saw them
 
-    def __deepcopy__(self, memo: dict) -> _Engine:
-        return _Engine(self.state.clone())
+    def __deepcopy__(self, memo: dict) -> _Play:
+        new = copy.copy(self)
+        new.engine = self.engine.clone()
+        new.moves = list(self.moves)  # (a Move is immutable)
+        return new
+
+
+def _initial_engine(config: R.AuditionConfig) -> R.AuditionState:
+    """The engine state before the deal's chance nodes: fixed action cards on their slots (or
+    conductors, given a kind by chance), seat 0 to start, placeholder cards (0) in the deck."""
+    n = config.num_players
+    ac = config.action_cards
+    kinds = [R.SLOT_KINDS.index(k) for k in ac] if isinstance(ac, tuple) else []
+    kinds += [R.K_CONDUCTOR] * (n - len(kinds))
+    removed = R.NUM_REMOVED_UNCERTAIN if config.uncertain_counts else 0
+    state = R.AuditionState(
+        config=config,
+        slot_kinds=kinds,
+        deck=[0] * (config.num_cards - removed),
+        removed=[0] * removed,
+        slots=np.zeros((n, R.MAX_NUMBER + 1), np.int16),
+        slot_size=[0] * n,
+        slot_taken=[False] * n,
+        collections=np.zeros((n, R.MAX_NUMBER + 1), np.int16),
+        discard=np.zeros(R.MAX_NUMBER + 1, np.int16),
+        taken=[False] * n,
+        current=0,
+        start_player=0,
+    )
+    state.refresh()
+    return state
 
 
 class AuditionSpielState(pyspiel.State):
@@ -243,53 +280,28 @@ class AuditionSpielState(pyspiel.State):
     def __init__(self, game: AuditionSpielGame) -> None:
         super().__init__(game)
         config = game.config
-        self._reward_mode = game.reward_mode
-        n = config.num_players
         ac = config.action_cards
-        kinds = [R.SLOT_KINDS.index(k) for k in ac] if isinstance(ac, tuple) else []
-        kinds += [R.K_CONDUCTOR] * (n - len(kinds))
-        # the deck is filled in card by card by chance nodes: placeholders until then
-        unseen_cards = config.num_cards - (
-            R.NUM_REMOVED_UNCERTAIN if config.uncertain_counts else 0
+        kinds_to_place = ac if isinstance(ac, int) else 0
+        self._g = _Play(
+            engine=game.initial_engine.clone(),
+            reward_mode=game.reward_mode,
+            kinds_to_place=kinds_to_place,
+            kind_slot=0 if kinds_to_place else config.num_players,
         )
-        state = R.AuditionState(
-            config=config,
-            slot_kinds=kinds,
-            deck=[0] * unseen_cards,
-            removed=[0] * (config.num_cards - unseen_cards),
-            slots=np.zeros((n, R.MAX_NUMBER + 1), np.int16),
-            slot_size=[0] * n,
-            slot_taken=[False] * n,
-            collections=np.zeros((n, R.MAX_NUMBER + 1), np.int16),
-            discard=np.zeros(R.MAX_NUMBER + 1, np.int16),
-            taken=[False] * n,
-            current=0,
-            start_player=0,
-        )
-        state.refresh()
-        self._engine = _Engine(state)
-        #: random action cards still to place (one chance node per slot), and kinds left
-        self._kinds_to_place = ac if isinstance(ac, int) else 0
-        self._kind_slot = 0 if self._kinds_to_place else n
-        self._start_dealt = False
-        #: the player action waiting for a drawn card (DRAW, or TAKE of a draw_one slot)
-        self._waiting: int | None = None
-        #: every move, as the players saw it (:class:`Move`): the information states
-        self._moves: list[Move] = []
 
     # -- the engine ------------------------------------------------------------------------
 
     @property
     def engine(self) -> R.AuditionState:
         """The engine state (hidden information included; the cards not yet drawn are 0)."""
-        return self._engine.state
+        return self._g.engine
 
     def _chance(self) -> str | None:
-        if self._kind_slot < self.engine.num_players:
+        if self._g.kind_slot < self.engine.num_players:
             return _KIND
-        if not self._start_dealt:
+        if not self._g.start_dealt:
             return _START
-        if self._waiting is not None:
+        if self._g.waiting is not None:
             return _CARD
         return None
 
@@ -311,10 +323,10 @@ class AuditionSpielState(pyspiel.State):
         kind = self._chance()
         n = self.engine.num_players
         if kind == _KIND:
-            left_slots = n - self._kind_slot
-            used = {k for k in self.engine.slot_kinds[: self._kind_slot] if k != R.K_CONDUCTOR}
+            left_slots = n - self._g.kind_slot
+            used = {k for k in self.engine.slot_kinds[: self._g.kind_slot] if k != R.K_CONDUCTOR}
             free = [k for k in range(1, len(R.SLOT_KINDS)) if k not in used]
-            p_card = self._kinds_to_place / left_slots
+            p_card = self._g.kinds_to_place / left_slots
             outcomes = [(R.K_CONDUCTOR, 1.0 - p_card)] if p_card < 1.0 else []
             if p_card > 0.0:
                 outcomes += [(k, p_card / len(free)) for k in free]
@@ -334,33 +346,33 @@ class AuditionSpielState(pyspiel.State):
             outcomes = dict(self.chance_outcomes())
             if action not in outcomes:
                 raise ValueError(f"{GAME_NAME}: slot kind {action} is not a chance outcome here")
-            engine.slot_kinds[self._kind_slot] = action
+            engine.slot_kinds[self._g.kind_slot] = action
             if action != R.K_CONDUCTOR:
-                self._kinds_to_place -= 1
-            self._kind_slot += 1
-            if self._kind_slot == engine.num_players:
+                self._g.kinds_to_place -= 1
+            self._g.kind_slot += 1
+            if self._g.kind_slot == engine.num_players:
                 engine.refresh()  # (the slots' capacities follow their kinds)
-            self._moves.append(Move(CHANCE, -1, action))
+            self._g.moves.append(Move(CHANCE, -1, action))
             return
         if kind == _START:
             if not 0 <= action < engine.num_players:
                 raise ValueError(f"{GAME_NAME}: start seat {action} is not a chance outcome")
             engine.current = engine.start_player = action
             engine.refresh()
-            self._start_dealt = True
-            self._moves.append(Move(CHANCE, -1, action))
+            self._g.start_dealt = True
+            self._g.moves.append(Move(CHANCE, -1, action))
             return
         if kind == _CARD:
             if not 1 <= action <= R.MAX_NUMBER or engine.public_unseen[action] <= 0:
                 raise ValueError(f"{GAME_NAME}: card {action} is not among the unseen cards")
-            waiting, self._waiting = self._waiting, None
+            waiting, self._g.waiting = self._g.waiting, None
             drawer = engine.current
             engine.deck[-1] = action
             engine.apply(waiting)
             if waiting == R.DRAW:  # the drawer's own until placed
-                self._moves.append(Move(CHANCE, -1, -1, drawer, action))
+                self._g.moves.append(Move(CHANCE, -1, -1, drawer, action))
             else:  # draw_one: face up at once
-                self._moves.append(Move(CHANCE, -1, action))
+                self._g.moves.append(Move(CHANCE, -1, action))
             return
         if action not in engine.legal_actions():
             raise ValueError(
@@ -370,10 +382,10 @@ class AuditionSpielState(pyspiel.State):
         mover = engine.current
         placed = engine.drawn if engine.phase == R.PH_PLACE else -1
         if self._draws_card(action):
-            self._waiting = action  # the card comes from the next (chance) node
+            self._g.waiting = action  # the card comes from the next (chance) node
         else:
             engine.apply(action)
-        self._moves.append(Move(mover, action, placed))
+        self._g.moves.append(Move(mover, action, placed))
 
     def _draws_card(self, action: int) -> bool:
         engine = self.engine
@@ -388,7 +400,7 @@ class AuditionSpielState(pyspiel.State):
         if player == pyspiel.PlayerId.CHANCE:
             kind = self._chance()
             if kind == _KIND:
-                return f"slot {self._kind_slot}: {R.SLOT_KINDS[action]}"
+                return f"slot {self._g.kind_slot}: {R.SLOT_KINDS[action]}"
             if kind == _START:
                 return f"start: seat {action}"
             return f"card {action}"
@@ -400,7 +412,7 @@ class AuditionSpielState(pyspiel.State):
     def returns(self) -> list[float]:
         if not self.is_terminal():
             return [0.0] * self.engine.num_players
-        return [float(r) for r in self.engine.returns(self._reward_mode)]
+        return [float(r) for r in self.engine.returns(self._g.reward_mode)]
 
     def __str__(self) -> str:
         agents = [f"player_{p}" for p in range(self.engine.num_players)]
@@ -410,7 +422,7 @@ class AuditionSpielState(pyspiel.State):
 
     def move_records(self) -> list[Move]:
         """Every move so far, as the players saw it."""
-        return list(self._moves)
+        return list(self._g.moves)
 
 
 class AuditionObserver:

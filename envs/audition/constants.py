@@ -10,7 +10,7 @@ game flow in this module.
 | ``MAX_NUMBER``, ``TOP_NUMBER`` | the highest musician number overall (13) / per player count |
 | ``SLOT_CAPACITY``, ``MAX_TWO_CAPACITY`` | musicians a slot holds (4; 2 on ``max_two``) |
 | ``NUM_REMOVED_UNCERTAIN`` | cards removed unseen in variant 2 (5) |
-| ``MINI_TOP_NUMBER``, ``MINI_SLOT_CAPACITY`` | the mini table (2 players, for exact solvers): numbers ``1..3``, slots of 2 |
+| ``MINI_TOP_NUMBER``, ``MINI_SLOT_CAPACITY`` | the mini table (2 players, for exact solvers): numbers ``1..2`` (3 cards), slots of 2 |
 | ``SOLOIST_POINTS``, ``QUARTET_SIZE``, ``QUARTET_POINTS`` | the scoring |
 | ``CONDUCTOR``, ``ACTION_KINDS``, ``SLOT_KINDS``, ``K_*`` | the slot kinds and their indices |
 | ``NUM_ACTIONS``, ``TAKE_0``, ``DRAW``, ``PLACE_0``, ``PASS``, ``CHOOSE_0`` | the action ids |
@@ -93,7 +93,7 @@ NUM_REMOVED_UNCERTAIN: Final = 5
 #: ``1..MINI_TOP_NUMBER`` only (number ``k`` still has ``k`` copies) and slots that hold
 #: ``MINI_SLOT_CAPACITY`` musicians; every rule is the same. Small enough for exact solvers
 #: (OpenSpiel's CFR and ``nash_conv``: docs/openspiel.md).
-MINI_TOP_NUMBER: Final = 3
+MINI_TOP_NUMBER: Final = 2
 MINI_SLOT_CAPACITY: Final = 2
 
 #: Scoring: exactly 1 card of a number is a soloist, exactly 4 a quartet; any other count scores 0.
