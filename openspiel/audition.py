@@ -140,6 +140,26 @@ def config_of(params: dict[str, object]) -> R.AuditionConfig:
     )
 
 
+def params_of_env(num_players: int, options: dict[str, object]) -> dict[str, object]:
+    """The game parameters of the PettingZoo env ``audition_v1.env(num_players, **options)``
+    (``action_cards``, ``uncertain_counts``, ``reward_mode``, ``mini``)."""
+    unknown = sorted(set(options) - {"action_cards", "uncertain_counts", "reward_mode", "mini"})
+    if unknown:
+        raise ValueError(f"params_of_env: no {GAME_NAME} parameter for env option(s) {unknown}")
+    params: dict[str, object] = {"players": num_players}
+    cards = options.get("action_cards", ())
+    if isinstance(cards, int):
+        params["random_action_cards"] = cards
+    elif cards:
+        params["action_cards"] = "+".join(cards)
+    for name in ("uncertain_counts", "reward_mode"):
+        if name in options:
+            params[name] = options[name]
+    if options.get("mini"):
+        params["variant"] = "mini"
+    return params
+
+
 def _max_moves(config: R.AuditionConfig) -> tuple[int, int]:
     """(most player decisions, most chance nodes) of a game.
 
@@ -624,5 +644,6 @@ __all__ = [
     "AuditionSpielState",
     "AuditionObserver",
     "config_of",
+    "params_of_env",
     "all_kind_placements",
 ]

@@ -17,27 +17,24 @@ import pytest
 import parlour.openspiel  # noqa: F401  (registers the games)
 from parlour.envs import audition_v1
 from parlour.envs.audition import rules as R
+from parlour.games import get_game
 from parlour.openspiel.audition import (
     GAME_NAME,
     AuditionSpielGame,
     AuditionSpielState,
     all_kind_placements,
+    params_of_env,
 )
 
-#: (OpenSpiel parameters, the env's keyword arguments): every player count and both variants
+#: (OpenSpiel parameters, the env's keyword arguments): every configuration of the game's
+#: registry entry (every player count, both variants), and fixed action cards, score rewards
+ENV_TABLES = [
+    *((n, dict(options)) for n, options in get_game("audition").configurations),
+    (6, {"action_cards": R.ACTION_KINDS, "reward_mode": "score"}),
+    (3, {"action_cards": 3}),
+]
 CONFIGS = [
-    *(({"players": n}, {"num_players": n}) for n in range(R.MIN_PLAYERS, R.MAX_PLAYERS + 1)),
-    (
-        {"players": 2, "random_action_cards": 2, "uncertain_counts": True},
-        {"num_players": 2, "action_cards": 2, "uncertain_counts": True},
-    ),
-    ({"players": 4, "random_action_cards": 3}, {"num_players": 4, "action_cards": 3}),
-    ({"players": 6, "uncertain_counts": True}, {"num_players": 6, "uncertain_counts": True}),
-    (
-        {"players": 6, "action_cards": "+".join(R.ACTION_KINDS), "reward_mode": "score"},
-        {"num_players": 6, "action_cards": R.ACTION_KINDS, "reward_mode": "score"},
-    ),
-    ({"players": 3, "random_action_cards": 3}, {"num_players": 3, "action_cards": 3}),
+    *((params_of_env(n, options), {"num_players": n, **options}) for n, options in ENV_TABLES),
     ({"players": 2, "variant": "mini"}, None),
 ]
 IDS = [",".join(f"{k}={v}" for k, v in params.items()) for params, _ in CONFIGS]
