@@ -118,6 +118,11 @@ def make_agent(
         builder: Callable[..., Agent] = _random
     elif name in game.agents:
         builder = game.agents[name]
+    elif name.startswith("openspiel."):  # (OpenSpiel's bots: a game's plug-in offers them)
+        raise ValueError(
+            f"agent {name!r}: {game.name} offers no OpenSpiel bots (audition does: "
+            f"docs/openspiel.md); known agents: {', '.join(_known_specs(game))}"
+        )
     elif "." in name and name.partition(".")[0] != game.name:  # (GAME.NAME: another game's)
         raise ValueError(
             f"agent {name!r} plays {name.partition('.')[0]}, not {game.name!r}; known agents: "

@@ -78,8 +78,10 @@ import numpy as np
 import pyspiel
 
 from parlour.envs.audition import rules as R
+from parlour.envs.audition.determinize import sample_hidden
 from parlour.envs.audition.observation import ObservationEncoder, pieces
 from parlour.envs.audition.render import render_table
+from parlour.envs.audition.view import AuditionView
 
 GAME_NAME = "parlour_audition"
 VARIANTS = ("standard", "mini")
@@ -136,6 +138,26 @@ def config_of(params: dict[str, object]) -> R.AuditionConfig:
         uncertain_counts=p["uncertain_counts"],
         mini=variant == "mini",
     )
+
+
+def params_of_env(num_players: int, options: dict[str, object]) -> dict[str, object]:
+    """The game parameters of the PettingZoo env ``audition_v1.env(num_players, **options)``
+    (``action_cards``, ``uncertain_counts``, ``reward_mode``, ``mini``)."""
+    unknown = sorted(set(options) - {"action_cards", "uncertain_counts", "reward_mode", "mini"})
+    if unknown:
+        raise ValueError(f"params_of_env: no {GAME_NAME} parameter for env option(s) {unknown}")
+    params: dict[str, object] = {"players": num_players}
+    cards = options.get("action_cards", ())
+    if isinstance(cards, int):
+        params["random_action_cards"] = cards
+    elif cards:
+        params["action_cards"] = "+".join(cards)
+    for name in ("uncertain_counts", "reward_mode"):
+        if name in options:
+            params[name] = options[name]
+    if options.get("mini"):
+        params["variant"] = "mini"
+    return params
 
 
 def _max_moves(config: R.AuditionConfig) -> tuple[int, int]:
@@ -498,6 +520,101 @@ class AuditionObserver:
         return " ".join(words)
 
 
+# ----------------------------------------------------------------------------- search
+
+
+def state_from_view(game: AuditionSpielGame, view: AuditionView) -> AuditionSpielState:
+    """A ``parlour_audition`` state of what ``view`` shows, for a search from its player's
+    decision (the env's player view: :mod:`parlour.envs.audition.view`).
+
+    The state holds no hidden card: the deck (and the variant-2 removed cards) are placeholders
+    that chance nodes fill card by card from the unseen cards, so every state is one the player
+    cannot tell from the real game. Its move history starts here (information states compare
+    positions of this one search). The view must be of the player to act."""
+    if view.current_player != view.seat:
+        raise ValueError(f"state_from_view: the view of seat {view.seat} is not of the seat to act")
+    if view.num_players != game.config.num_players:
+        raise ValueError(
+            f"state_from_view: a {view.num_players}-player view for a "
+            f"{game.config.num_players}-player game"
+        )
+    engine, _ = sample_hidden(view, np.random.default_rng(0), 0)  # (no sample drawn)
+    engine.config = game.config
+    engine.deck = [0] * view.deck_size
+    engine.removed = [0] * view.num_removed
+    engine.refresh()
+    state = game.new_initial_state()
+    state._g = _Play(engine, game.reward_mode, kinds_to_place=0, kind_slot=view.num_players)
+    state._g.start_dealt = True
+    return state
+
+
+def resample(
+    state: AuditionSpielState, player: int, rng: np.random.Generator
+) -> AuditionSpielState:
+    """A state ``player`` cannot tell from ``state``, drawn with the probabilities of the game
+    (an ISMCTS resampler: ``ISMCTSBot.set_resampler``).
+
+    A ``parlour_audition`` state hides one thing: the card another seat has drawn and not yet
+    placed (the deck is drawn by chance nodes, never fixed in advance). That card is drawn
+    again from what ``player`` has not seen; everything else is copied."""
+    world = state.clone()
+    engine = world.engine
+    if engine.phase != R.PH_PLACE or engine.current == player or world.is_chance_node():
+        return world
+    unseen = engine.unseen_counts(player)  # (it counts the drawer's card as unseen)
+    card = int(rng.choice(R.MAX_NUMBER + 1, p=unseen / unseen.sum()))
+    engine.drawn = card
+    last = world._g.moves[-1]
+    world._g.moves[-1] = Move(last.mover, last.action, last.public, last.drawer, card)
+    engine._legal = None
+    return world
+
+
+class EngineRolloutEvaluator:
+    """OpenSpiel's ``RandomRolloutEvaluator`` (uniform random play to the end, the mean of
+    ``rollouts`` games) on the engine itself: the unseen cards are shuffled into the deck once
+    per rollout, which draws them with the chance nodes' probabilities, and the game is played
+    on the engine state (no OpenSpiel state per move). ``evaluate`` and ``prior`` are the
+    ``open_spiel.python.algorithms.mcts.Evaluator`` protocol."""
+
+    def __init__(self, rollouts: int, rng: np.random.Generator) -> None:
+        if isinstance(rollouts, bool) or not isinstance(rollouts, int) or rollouts < 1:
+            raise ValueError(f"rollouts must be a positive int, got {rollouts!r}")
+        self.rollouts = rollouts
+        self.rng = rng
+
+    def evaluate(self, state: AuditionSpielState) -> np.ndarray:
+        total = np.zeros(state.engine.num_players)
+        for _ in range(self.rollouts):
+            total += self._play_out(state)
+        return total / self.rollouts
+
+    def _play_out(self, state: AuditionSpielState) -> np.ndarray:
+        engine = state.engine.clone()
+        pool = engine.public_unseen.copy()
+        if engine.drawn:
+            pool[engine.drawn] -= 1
+        cards = [v for v in range(1, R.MAX_NUMBER + 1) for _ in range(int(pool[v]))]
+        self.rng.shuffle(cards)
+        engine.deck = cards[: len(engine.deck)]
+        engine.removed = cards[len(engine.deck) :]
+        engine._legal = None
+        if state._g.waiting is not None:
+            engine.apply(state._g.waiting)
+        integers = self.rng.integers
+        while not engine.is_terminal:
+            legal = engine.legal_actions()
+            engine.apply(legal[int(integers(len(legal)))])
+        return np.array(engine.returns(state._g.reward_mode))
+
+    def prior(self, state: AuditionSpielState) -> list[tuple[int, float]]:
+        if state.is_chance_node():
+            return state.chance_outcomes()
+        legal = state.legal_actions(state.current_player())
+        return [(action, 1.0 / len(legal)) for action in legal]
+
+
 def all_kind_placements(num_players: int, count: int) -> list[tuple[int, ...]]:
     """Every slot-kind tuple with ``count`` distinct action cards (a test helper: the chance
     nodes' distribution is uniform over these)."""
@@ -518,11 +635,15 @@ pyspiel.register_game(_game_type(), AuditionSpielGame)
 
 __all__ = [
     "GAME_NAME",
+    "state_from_view",
+    "resample",
+    "EngineRolloutEvaluator",
     "Move",
     "DEFAULT_PARAMS",
     "AuditionSpielGame",
     "AuditionSpielState",
     "AuditionObserver",
     "config_of",
+    "params_of_env",
     "all_kind_placements",
 ]

@@ -3,7 +3,7 @@
 | part | where |
 |---|---|
 | the game | :data:`GAME` (``audition``, 2–6 players; the ``parlour.games`` entry point ``audition``) |
-| agents | ``audition.greedy`` (:mod:`~parlour.games.audition.greedy`), ``audition.expert`` (:mod:`~parlour.games.audition.expert`, option ``sims=N``), ``audition.search`` (:mod:`~parlour.games.audition.search`, options ``model=PATH`` (required), ``sims=N``, ``rollout=policy|greedy``, ``top=K``, ``depth=D``, ``sample=0|1``); vectorized players for the batched engine (:mod:`~parlour.games.audition.batched_agents`, :mod:`~parlour.games.audition.rollouts`) |
+| agents | ``openspiel.ismcts``, ``openspiel.mcts`` (OpenSpiel's search bots: :mod:`~parlour.games.audition.openspiel_agents`, options ``sims=N``, ``uct=C``, ``rollouts=R``; the ``openspiel`` extra); ``audition.greedy`` (:mod:`~parlour.games.audition.greedy`), ``audition.expert`` (:mod:`~parlour.games.audition.expert`, option ``sims=N``), ``audition.search`` (:mod:`~parlour.games.audition.search`, options ``model=PATH`` (required), ``sims=N``, ``rollout=policy|greedy``, ``top=K``, ``depth=D``, ``sample=0|1``); vectorized players for the batched engine (:mod:`~parlour.games.audition.batched_agents`, :mod:`~parlour.games.audition.rollouts`) |
 | baselines | ``random``, ``audition.greedy``, ``audition.expert`` (periodic evaluation in training: the first two) |
 | training | ``AuditionFeatures`` (:mod:`~parlour.games.audition.training`, torch); batched self-play (:mod:`~parlour.games.audition.selfplay`) |
 | evaluation | batched tournaments (:mod:`~parlour.games.audition.batched_tournament`); no statistics beyond wins, scores and rewards |
@@ -23,6 +23,7 @@ from parlour.envs.audition.hidden import redeal
 from parlour.games import Game
 from parlour.games.audition import expert, greedy, search
 from parlour.games.audition.batched_tournament import play_batched
+from parlour.games.audition.openspiel_agents import spiel_agent
 from parlour.games.audition.ui import AuditionTerminal, AuditionWeb
 from parlour.games.parts import Evaluation, Training
 from parlour.limits import MAX_SEARCH_DEPTH, MAX_SEARCH_TOP, MAX_SIMS
@@ -76,6 +77,8 @@ GAME = Game(
         "audition.greedy": greedy_agent,
         "audition.expert": expert_agent,
         "audition.search": search_agent,
+        "openspiel.ismcts": spiel_agent("ismcts"),
+        "openspiel.mcts": spiel_agent("mcts"),
     },
     configurations=(
         *((n, {}) for n in range(R.MIN_PLAYERS, R.MAX_PLAYERS + 1)),
