@@ -35,6 +35,10 @@ Parameters
 | ``max_rounds`` | 30 | 1..1000: the game is truncated after the Solution phase of that round (the bound keeps ``max_game_length`` an int) |
 | ``observation_mode`` | ``"notebook"`` | ``"notebook"``, ``"deduced"``, ``"deduced_choices"`` (the env's; the ``deduced`` modes run the deduction engine per observer: slower) |
 
+``params_of_env(num_players, options)`` gives the parameters of the env
+``awkward_guests_v1.env(num_players, **options)`` (``case_workers`` and ``render_mode`` change
+no game; ``seer`` and case files have no parameter).
+
 Chance
 ------
 
@@ -218,6 +222,28 @@ def config_of(params: dict[str, Any]) -> GuestsSettings:
         max_rounds=_int_param(p, "max_rounds", 1, MAX_ROUNDS_LIMIT),
         observation_mode=_choice_param(p, "observation_mode", OBSERVATION_MODES),
     )
+
+
+#: the env's options that are game parameters (same name), and those that change no game
+_ENV_PARAMS = ("level", "cases", "observation_mode", "deck_size", "max_rounds")
+_ENV_NO_GAME = ("case_workers", "render_mode")
+
+
+def params_of_env(num_players: int, options: dict[str, Any]) -> dict[str, Any]:
+    """The game parameters of the PettingZoo env ``awkward_guests_v1.env(num_players,
+    **options)``: ``level``, ``cases`` (``generated`` / ``classic``), ``observation_mode``,
+    ``deck_size``, ``max_rounds``; ``case_workers`` and ``render_mode`` change no game and are
+    left out; anything else (``seer``, case files) has no game parameter: ``ValueError``."""
+    unknown = sorted(set(options) - set(_ENV_PARAMS) - set(_ENV_NO_GAME))
+    if unknown:
+        raise ValueError(f"params_of_env: no {GAME_NAME} parameter for env option(s) {unknown}")
+    cases = options.get("cases", "generated")
+    if not isinstance(cases, str) or cases not in CASE_SOURCES:
+        raise ValueError(
+            f"params_of_env: cases must be one of {list(CASE_SOURCES)} (case files are no "
+            f"{GAME_NAME} parameter), got {cases!r}"
+        )
+    return {"players": num_players, **{k: options[k] for k in _ENV_PARAMS if k in options}}
 
 
 def max_game_length(players: int, max_rounds: int) -> int:
@@ -968,6 +994,7 @@ __all__ = [
     "GuestsObserver",
     "LogEntry",
     "config_of",
+    "params_of_env",
     "max_game_length",
     "pieces",
     "utility_range",

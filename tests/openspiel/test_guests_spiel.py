@@ -24,9 +24,29 @@ pyspiel = pytest.importorskip("pyspiel")
 from parlour.envs import awkward_guests_v1  # noqa: E402
 from parlour.envs.awkward_guests import actions as A  # noqa: E402
 from parlour.envs.awkward_guests import game as G  # noqa: E402
+from parlour.games import get_game  # noqa: E402
 from parlour.openspiel import guests as GS  # noqa: E402
 
 NAME = GS.GAME_NAME
+
+#: (players, env options): every configuration of the game's registry entry, then the player
+#: count it lacks, the round limit (truncation) and a small deck (reshuffles)
+ENV_TABLES = [
+    *((n, dict(options)) for n, options in get_game("guests").configurations),
+    (7, {"level": "very_hard"}),
+    (3, {"max_rounds": 1}),
+    (4, {"deck_size": 24, "max_rounds": 3}),
+]
+#: (OpenSpiel parameters, the env's keyword arguments); case_workers changes no game (only
+#: which process generates the cases): the env here runs without workers
+CONFIGS = [
+    (
+        GS.params_of_env(n, options),
+        {"num_players": n, **{k: v for k, v in options.items() if k != "case_workers"}},
+    )
+    for n, options in ENV_TABLES
+]
+IDS = [",".join(f"{k}={v}" for k, v in params.items()) for params, _ in CONFIGS]
 
 
 def load(**params) -> GS.GuestsSpielGame:
@@ -57,32 +77,12 @@ def play_to_end(state, rng: np.random.Generator, accuse: bool = True) -> list[in
 # ----------------------------------------------------------------------------- OpenSpiel's checks
 
 
-@pytest.mark.parametrize(
-    ("players", "level", "sims"),
-    [
-        (1, "easy", 3),
-        (2, "easy", 3),
-        (3, "beginner", 2),
-        (4, "medium", 2),
-        (5, "expert", 1),
-        (6, "easy", 1),
-        (7, "hard", 1),
-        (8, "very_easy", 1),
-    ],
-)
-def test_random_sim_test_every_player_count(players: int, level: str, sims: int) -> None:
-    game = load(players=players, level=level)
-    pyspiel.random_sim_test(game, num_sims=sims, serialize=True, verbose=False)
-
-
-def test_random_sim_test_short_games_and_classic_cases() -> None:
-    # the round limit (truncation) and a classic case
-    pyspiel.random_sim_test(
-        load(players=3, max_rounds=1), num_sims=3, serialize=True, verbose=False
-    )
-    pyspiel.random_sim_test(
-        load(players=2, cases="classic"), num_sims=2, serialize=True, verbose=False
-    )
+@pytest.mark.parametrize(("params", "env_kwargs"), CONFIGS, ids=IDS)
+def test_random_sim_test(params: dict, env_kwargs: dict) -> None:
+    """OpenSpiel's random simulation test (legal actions, chance, tensors, strings, clone and
+    the serialization round trip at every state) over every player count 1..8."""
+    sims = 2 if params["players"] <= 4 else 1
+    pyspiel.random_sim_test(load(**params), num_sims=sims, serialize=True, verbose=False)
 
 
 @pytest.mark.slow
@@ -149,18 +149,14 @@ def test_tensor_shapes_and_the_state_before_the_deal() -> None:
 # ----------------------------------------------------------------------------- the differential test
 
 
-def assert_same_game(
-    players: int, seed: int, level: str = "easy", accuse: bool = True, **env_kwargs
-) -> tuple:
-    """Play the OpenSpiel state and the env side by side from env seed ``seed``."""
-    params = {"players": players, "level": level}
-    if "deck_size" in env_kwargs:
-        params["deck_size"] = env_kwargs["deck_size"]
-    if "max_rounds" in env_kwargs:
-        params["max_rounds"] = env_kwargs["max_rounds"]
-    game = load(**params)
+def assert_same_game(env_kwargs: dict, seed: int, accuse: bool = True) -> tuple:
+    """Play the OpenSpiel state and ``raw_env(**env_kwargs)`` side by side from env seed
+    ``seed``, comparing everything at every step."""
+    options = dict(env_kwargs)
+    players = options.pop("num_players")
+    game = load(**GS.params_of_env(players, options))
     state = game.new_initial_state_for_seed(seed)
-    env = awkward_guests_v1.raw_env(num_players=players, level=level, **env_kwargs)
+    env = awkward_guests_v1.raw_env(**env_kwargs)
     env.reset(seed=seed)
     agents = env.possible_agents
     rng = np.random.default_rng(seed)
@@ -196,19 +192,11 @@ def assert_same_game(
     return state, env
 
 
-@pytest.mark.parametrize(
-    ("players", "seeds", "level"),
-    [
-        (1, (0, 1, 2), "easy"),
-        (2, (3, 4, 5), "medium"),
-        (3, (6, 7), "beginner"),
-        (5, (8,), "hard"),
-        (8, (9,), "easy"),
-    ],
-)
-def test_differential_random_play(players: int, seeds: tuple[int, ...], level: str) -> None:
+@pytest.mark.parametrize(("params", "env_kwargs"), CONFIGS, ids=IDS)
+def test_differential_random_play(params: dict, env_kwargs: dict) -> None:
+    seeds = (0, 1, 2) if params["players"] <= 2 else (3,)
     for seed in seeds:
-        assert_same_game(players, seed, level)
+        assert_same_game(env_kwargs, seed)
 
 
 @pytest.mark.parametrize("players", [1, 4])
@@ -217,9 +205,8 @@ def test_differential_to_the_round_limit_through_reshuffles(players: int) -> Non
     # and the game is truncated at the round limit
     reshuffled = False
     for seed in (21, 22):
-        state, env = assert_same_game(
-            players, seed, accuse=False, deck_size=24, max_rounds=6 if players > 1 else 10
-        )
+        kwargs = {"num_players": players, "deck_size": 24, "max_rounds": 6 if players > 1 else 10}
+        _, env = assert_same_game(kwargs, seed, accuse=False)
         assert env.game.result == "truncated"
         reshuffled |= bool(env.game.revealed)
     assert reshuffled
@@ -230,8 +217,27 @@ def test_differential_to_the_round_limit_through_reshuffles(players: int) -> Non
 def test_differential_many_seeds(players: int) -> None:
     for seed in range(100, 110):
         level = ("beginner", "easy", "medium", "expert")[seed % 4]
-        assert_same_game(players, seed, level)
-        assert_same_game(players, seed + 1000, level, accuse=False, deck_size=30, max_rounds=3)
+        assert_same_game({"num_players": players, "level": level}, seed)
+        kwargs = {"num_players": players, "level": level, "deck_size": 30, "max_rounds": 3}
+        assert_same_game(kwargs, seed + 1000, accuse=False)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("params", "env_kwargs"), CONFIGS, ids=IDS)
+def test_differential_registry_configurations_more_seeds(params: dict, env_kwargs: dict) -> None:
+    for seed in range(200, 205):
+        assert_same_game(env_kwargs, seed, accuse=seed % 2 == 0)
+
+
+def test_params_of_env() -> None:
+    assert GS.params_of_env(3, {"level": "hard", "case_workers": 2, "render_mode": "ansi"}) == {
+        "players": 3,
+        "level": "hard",
+    }
+    with pytest.raises(ValueError, match="no parlour_awkward_guests parameter.*\\['seer'\\]"):
+        GS.params_of_env(2, {"seer": True})
+    with pytest.raises(ValueError, match="case files are no parlour_awkward_guests parameter"):
+        GS.params_of_env(2, {"cases": ["a.json"]})
 
 
 def test_observer_dict_is_the_env_observation_layout() -> None:
