@@ -119,24 +119,37 @@ class SpielSearchAgent:
         return action
 
 
-def spiel_agent(bot: str) -> Any:
-    """The builder of ``openspiel.<bot>`` for the plug-in's ``agents`` table."""
+def _build(
+    bot: str, spec: str, seed: int | None, sims: str | None, uct: str | None, rollouts: str | None
+) -> SpielSearchAgent:
+    return SpielSearchAgent(
+        spec,
+        seed,
+        bot,
+        sims=int_option("sims", sims, DEFAULT_SIMS, MAX_SIMS),
+        uct=float_option("uct", uct, DEFAULT_UCT),
+        rollouts=int_option("rollouts", rollouts, DEFAULT_ROLLOUTS, MAX_ROLLOUTS),
+    )
 
-    def build(
-        spec: str,
-        seed: int | None,
-        sims: str | None = None,
-        uct: str | None = None,
-        rollouts: str | None = None,
-    ) -> SpielSearchAgent:
-        return SpielSearchAgent(
-            spec,
-            seed,
-            bot,
-            sims=int_option("sims", sims, DEFAULT_SIMS, MAX_SIMS),
-            uct=float_option("uct", uct, DEFAULT_UCT),
-            rollouts=int_option("rollouts", rollouts, DEFAULT_ROLLOUTS, MAX_ROLLOUTS),
-        )
 
-    build.__doc__ = f"``openspiel.{bot}[:sims=N,uct=C,rollouts=R]``: OpenSpiel's {bot} bot."
-    return build
+# (module-level builders: a Game and its agents table go to worker processes by pickle)
+def ismcts_agent(
+    spec: str,
+    seed: int | None,
+    sims: str | None = None,
+    uct: str | None = None,
+    rollouts: str | None = None,
+) -> SpielSearchAgent:
+    """``openspiel.ismcts[:sims=N,uct=C,rollouts=R]``: OpenSpiel's ISMCTS bot."""
+    return _build("ismcts", spec, seed, sims, uct, rollouts)
+
+
+def mcts_agent(
+    spec: str,
+    seed: int | None,
+    sims: str | None = None,
+    uct: str | None = None,
+    rollouts: str | None = None,
+) -> SpielSearchAgent:
+    """``openspiel.mcts[:sims=N,uct=C,rollouts=R]``: OpenSpiel's MCTS bot."""
+    return _build("mcts", spec, seed, sims, uct, rollouts)

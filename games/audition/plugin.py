@@ -23,7 +23,7 @@ from parlour.envs.audition.hidden import redeal
 from parlour.games import Game
 from parlour.games.audition import expert, greedy, search
 from parlour.games.audition.batched_tournament import play_batched
-from parlour.games.audition.openspiel_agents import spiel_agent
+from parlour.games.audition.openspiel_agents import ismcts_agent, mcts_agent
 from parlour.games.audition.ui import AuditionTerminal, AuditionWeb
 from parlour.games.parts import Evaluation, Training
 from parlour.limits import MAX_SEARCH_DEPTH, MAX_SEARCH_TOP, MAX_SIMS
@@ -77,8 +77,8 @@ GAME = Game(
         "audition.greedy": greedy_agent,
         "audition.expert": expert_agent,
         "audition.search": search_agent,
-        "openspiel.ismcts": spiel_agent("ismcts"),
-        "openspiel.mcts": spiel_agent("mcts"),
+        "openspiel.ismcts": ismcts_agent,
+        "openspiel.mcts": mcts_agent,
     },
     configurations=(
         *((n, {}) for n in range(R.MIN_PLAYERS, R.MAX_PLAYERS + 1)),

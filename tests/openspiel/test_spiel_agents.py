@@ -91,8 +91,9 @@ def test_engine_rollouts_end_the_game_with_its_returns():
 
 @pytest.mark.parametrize("spec", ["openspiel.ismcts:sims=16", "openspiel.mcts:sims=16"])
 def test_the_bots_play_whole_games_in_a_tournament(spec):
+    """In worker processes (the game and its agents go there by pickle)."""
     result = run_tournament(
-        AUDITION, 2, [spec, "audition.greedy"], games=2, seed=1, workers=1, progress=False
+        AUDITION, 2, [spec, "audition.greedy"], games=2, seed=1, workers=2, progress=False
     )
     assert [row["games"] for row in result["agents"]] == [2, 2]
     assert sum(row["wins"] for row in result["agents"]) == pytest.approx(2.0)
