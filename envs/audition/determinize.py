@@ -100,6 +100,7 @@ def _state(view: AuditionView, phase: int, current: int) -> R.AuditionState:
         n,
         action_cards=sum(k != R.K_CONDUCTOR for k in kinds),
         uncertain_counts=view.num_removed > 0,
+        mini=not any(view.composition[R.MINI_TOP_NUMBER + 1 :]),  # (the only table without them)
     )
     if view.choice and view.current_player == view.seat:
         choice = np.array(view.choice, np.int16)
