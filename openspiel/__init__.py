@@ -21,6 +21,7 @@ games over parlour's rules engines: the same engine state, legal actions, observ
 
 from __future__ import annotations
 
-from parlour.openspiel import audition  # registers parlour_audition
+# importing a game's module registers it (parlour_audition, parlour_awkward_guests)
+from parlour.openspiel import audition, guests
 
-__all__ = ["audition"]
+__all__ = ["audition", "guests"]

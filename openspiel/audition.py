@@ -538,8 +538,10 @@ def state_from_view(game: AuditionSpielGame, view: AuditionView) -> AuditionSpie
             f"state_from_view: a {view.num_players}-player view for a "
             f"{game.config.num_players}-player game"
         )
+    table = ("num_players", "mini", "uncertain_counts")
+    if any(getattr(view.config, name) != getattr(game.config, name) for name in table):
+        raise ValueError(f"state_from_view: the view's table {view.config} is not this game's")
     engine, _ = sample_hidden(view, np.random.default_rng(0), 0)  # (no sample drawn)
-    engine.config = game.config
     engine.deck = [0] * view.deck_size
     engine.removed = [0] * view.num_removed
     engine.refresh()

@@ -10,18 +10,30 @@ in what it hides by sampling, with the caller's ``np.random.Generator``:
 | the deck order | a uniform shuffle of the unseen cards (``view.unseen``) |
 | the variant-2 removed cards | the first ``view.num_removed`` cards of the same shuffle |
 | the card another player has drawn and not yet placed | the next card of that shuffle |
-| who emptied the deck (final-phase order) | assumed: every untaken seat after the current one is still to choose |
-| who took the last slot this round (next round's starter) | the nearest taker before the current seat |
 | another player's pending ``CHOOSE`` | not filled: ``ValueError`` (use the view of the player to act) |
 
-The view does not say who emptied the deck or who has already passed in the final phase, nor the
-order in which slots were taken this round; the two assumptions above are the choices made for
-those (they only change who moves first in simulated futures, never a card count). Everything
-else is copied. The result is a fresh state: the view is never changed and the sampled state
-shares nothing with it. :func:`determinize_many` samples several worlds of one view (the same
-draws as that many :func:`determinize` calls); :func:`sample_hidden` gives the view's state
-once and only the hidden cards (:class:`Hidden`) of each sample, for searches that load them
-into the batched engine.
+The one gap: while another player chooses (``pass_left``, ``discard_one``, ``discard_own``), the
+numbers they may name — what came with the slot, or their collection before the take — were
+public when the slot was taken, but no view holds them (like the observation, a view shows a
+pending choice to the chooser only), so no world is built rather than a wrong one. Search agents
+determinize only on their own turn, where this never happens.
+
+Everything else is public and copied from the view, so a world's public part is the state's
+exactly (``tests/audition/test_determinize.py``: its viewer's observation bit for bit, view and
+legal actions, and — with the true hidden cards — the same game to the end): the table's setup
+(``view.config``), slots, collections, discard row, who has taken a slot, the final-phase order
+still to choose (``view.final_queue``), who took the last slot (``view.last_taker``, the next
+round's starter), who began (``view.start_player``), who emptied the deck (``view.emptied_by``),
+the round and the move count. Two engine fields are derived, exactly: ``deck_emptied`` (the deck
+ran out during the action being made: the deck is empty, the final phase has not started and the
+game is not over — the engine starts the final phase, or ends the game, as soon as that action
+is complete) and ``pending_slot`` (a ``take_now`` decision is on the one ``take_now`` slot). Once
+the game is over nobody acts: the view says ``current_player == -1`` and the world's ``current``
+is 0 (the engine keeps the last actor there; nothing reads it). The result is a fresh state: the
+view is never changed and the sampled state shares nothing with it. :func:`determinize_many`
+samples several worlds of one view (the same draws as that many :func:`determinize` calls);
+:func:`sample_hidden` gives the view's state once and only the hidden cards (:class:`Hidden`) of
+each sample, for searches that load them into the batched engine.
 """
 
 from __future__ import annotations
@@ -94,29 +106,13 @@ def sample_hidden(
 def _state(view: AuditionView, phase: int, current: int) -> R.AuditionState:
     """The engine state of ``view`` (see the module table) with an empty deck and no removed
     cards; the drawn card is the viewer's own (else 0)."""
-    n = view.num_players
     kinds = [R.SLOT_KINDS.index(s.kind) for s in view.slots]
-    config = R.AuditionConfig(
-        n,
-        action_cards=sum(k != R.K_CONDUCTOR for k in kinds),
-        uncertain_counts=view.num_removed > 0,
-        mini=not any(view.composition[R.MINI_TOP_NUMBER + 1 :]),  # (the only table without them)
-    )
     if view.choice and view.current_player == view.seat:
         choice = np.array(view.choice, np.int16)
     else:
         choice = np.zeros(R.MAX_NUMBER + 1, np.int16)
-    taken = list(view.taken)
-    deck_emptied = view.deck_size == 0 and not view.in_final and phase != R.PH_OVER
-    final_queue = (
-        [(current + k) % n for k in range(1, n) if not taken[(current + k) % n]]
-        if view.in_final
-        else []
-    )
-    last_taker = next((p for k in range(1, n + 1) if taken[p := (current - k) % n]), -1)
-
     state = R.AuditionState(
-        config=config,
+        config=view.config,
         slot_kinds=kinds,
         deck=[],
         removed=[],
@@ -125,19 +121,20 @@ def _state(view: AuditionView, phase: int, current: int) -> R.AuditionState:
         slot_taken=[s.taken for s in view.slots],
         collections=np.array(view.collections, np.int16),
         discard=np.array(view.discard, np.int16),
-        taken=taken,
+        taken=list(view.taken),
         current=current,
-        start_player=current,
+        start_player=view.start_player,
         phase=phase,
         drawn=view.drawn,
         pending_slot=kinds.index(R.K_TAKE_NOW) if phase == R.PH_TAKE_NOW else -1,
         choice=choice,
-        final_queue=final_queue,
-        deck_emptied=deck_emptied,
+        final_queue=list(view.final_queue),
+        deck_emptied=view.deck_size == 0 and not view.in_final and phase != R.PH_OVER,
         in_final=view.in_final,
-        emptied_by=current if deck_emptied else -1,
-        last_taker=last_taker,
+        emptied_by=view.emptied_by,
+        last_taker=view.last_taker,
         round=view.round,
+        num_moves=view.num_moves,
     )
     state.refresh()
     return state

@@ -122,7 +122,7 @@ Version history
 | version | change |
 |---|---|
 | v0 | first release; later without a version change: ``render_mode="rgb_array"`` |
-| v1 | **infos** are always ``{}`` (libraries that batch infos — Tianshou, TorchRL, SuperSuit — work); phase, scores and winners are ``env.unwrapped.results()`` (see "Infos and results"). **Spaces**: one object per agent, ``KeyError`` for an unknown agent; ``str(env())`` is ``audition_v1``. Observations, actions, rewards and trajectories unchanged. Later without a version change: ``mini=True`` (the mini table). |
+| v1 | **infos** are always ``{}`` (libraries that batch infos — Tianshou, TorchRL, SuperSuit — work); phase, scores and winners are ``env.unwrapped.results()`` (see "Infos and results"). **Spaces**: one object per agent, ``KeyError`` for an unknown agent; ``str(env())`` is ``audition_v1``. Observations, actions, rewards and trajectories unchanged. Later without a version change: ``player_view`` gains ``final_queue``, ``last_taker``, ``start_player``, ``emptied_by``, ``num_moves`` and ``config`` (public facts; observations unchanged); ``mini=True`` (the mini table). |
 """
 
 from __future__ import annotations

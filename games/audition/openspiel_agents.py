@@ -64,25 +64,28 @@ class SpielSearchAgent:
         self.sims = sims
         self.uct = uct
         self.rollouts = rollouts
-        self._games: dict[tuple[int, bool, bool], Any] = {}
+        self._games: dict[Any, Any] = {}  # by AuditionConfig
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
 
     def _game(self, view: Any) -> Any:
+        """The ``parlour_audition`` game of the view's table (loaded once per table)."""
         import pyspiel
 
-        from parlour.envs.audition import rules as R
+        from parlour.openspiel.audition import GAME_NAME, params_of_env
 
-        mini = view.composition == tuple(int(x) for x in R.AuditionConfig(mini=True).composition())
-        key = (view.num_players, view.num_removed > 0, mini)
-        if key not in self._games:
-            params = {"players": view.num_players, "uncertain_counts": key[1]}
-            if mini:
-                params = {"players": 2, "variant": "mini"}
-            self._games[key] = pyspiel.load_game("parlour_audition", params)
-        return self._games[key]
+        config = view.config
+        if config not in self._games:
+            options = {
+                "action_cards": config.action_cards,
+                "uncertain_counts": config.uncertain_counts,
+                "mini": config.mini,
+            }
+            params = params_of_env(config.num_players, options)
+            self._games[config] = pyspiel.load_game(GAME_NAME, params)
+        return self._games[config]
 
     def act(self, observation: dict[str, np.ndarray] | None, view: Any) -> int:
         legal = list(view.legal_actions)
