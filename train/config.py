@@ -14,7 +14,7 @@ agent specs and the game options against it.
 | ``name`` | str | — | run folder ``runs/<name>/`` |
 | ``game`` | str | ``audition`` | game: a registered name or ``module:ATTR`` naming a ``Game`` (:mod:`parlour.games`) |
 | ``players`` | int | 2 | seats |
-| ``game_options`` | mapping | ``{}`` | env constructor options (Audition: ``action_cards``, ``uncertain_counts``, ``reward_mode``), and the game's training-only options |
+| ``game_options`` | mapping | ``{}`` | env constructor options (Audition: ``action_cards``, ``uncertain_counts``, ``reward_mode``, ``mini``), and the game's training-only options |
 | ``seed`` | int | 0 | seeds SB3/torch, the envs and the evaluations (a ``--resume`` session: a seed derived from it and the step it resumes at, ``train.session_seed``) |
 | ``total_timesteps`` | int | 200000 | learner steps |
 | ``n_envs`` | int | 2 | parallel envs |

@@ -26,6 +26,7 @@ res = eng.step(actions)                          # StepResult: rewards (N, n), d
 | ``points``, ``quartets`` | ``(N, n)`` | current points and scoring quartets per seat |
 | ``load(states)`` | | copy rules-engine deals (:class:`~parlour.envs.audition.rules.AuditionState`, no move made) into the batch |
 | ``deal=False`` (constructor) | | no deal at construction: the caller fills every game with ``load`` / ``load_positions`` |
+| ``mini=True`` (constructor) | | the mini table (``AuditionConfig(mini=True)``, ``audition_v1.env(mini=True)``: 3 cards, slots of 2) |
 | ``load_positions(states)`` | | copy rules-engine states at any point of a game (search agents' determinized worlds) |
 | ``load_hidden(games, decks, removed, drawn)`` | | replace the hidden cards of loaded games (sampled worlds of one position) |
 
@@ -48,11 +49,13 @@ from parlour.envs.audition import rules as R
 
 #: the ``audition_v1`` env options the batched engine plays (others, e.g. ``seer`` or
 #: ``render_mode``, have no batched counterpart)
-ENV_OPTIONS = ("action_cards", "uncertain_counts", "reward_mode")
+ENV_OPTIONS = ("action_cards", "uncertain_counts", "reward_mode", "mini")
 _NUM = R.MAX_NUMBER + 1  # per-number arrays have index 0 unused, like the rules engine
 #: winners: points first, then scoring quartets (``key = points * _TIE + quartets``)
 _TIE = R.MAX_NUMBER + 1
 _CAP = np.array(R._CAPACITY, np.int16)
+#: the mini table's capacities (every slot kind: :data:`~parlour.envs.audition.rules.MINI_SLOT_CAPACITY`)
+_MINI_CAP = np.full(len(R.SLOT_KINDS), R.MINI_SLOT_CAPACITY, np.int16)
 #: points of exactly ``c`` cards of one number, for every count a collection can reach
 PTS = np.array([R.count_points(c) for c in range(2 * R.MAX_NUMBER + 2)], np.int16)
 QUARTET = (np.arange(2 * R.MAX_NUMBER + 2) == R.QUARTET_SIZE).astype(np.int16)
@@ -118,12 +121,13 @@ class BatchedAudition:
         seed: int | None = None,
         auto_reset: bool = True,
         deal: bool = True,
+        mini: bool = False,
     ) -> None:
         if isinstance(num_games, bool) or not isinstance(num_games, int) or num_games < 1:
             raise ValueError(f"num_games must be an int >= 1, got {num_games!r}")
         if isinstance(action_cards, list):
             action_cards = tuple(action_cards)
-        self.config = R.AuditionConfig(num_players, action_cards, uncertain_counts)
+        self.config = R.AuditionConfig(num_players, action_cards, uncertain_counts, mini)
         if reward_mode not in ("win", "score"):
             raise ValueError(f"reward_mode must be one of ['win', 'score'], got {reward_mode!r}")
         self.reward_mode = reward_mode
@@ -131,10 +135,11 @@ class BatchedAudition:
         self.N = N = num_games
         self.n = n = self.config.num_players
         self.rng = np.random.default_rng(seed)
-        cards = R.full_deck(n)
+        cards = self.config.full_deck()
         self._full = np.array(cards, np.int8)
         self.C = C = len(cards)
-        self._composition = R.deck_composition(n)
+        self._composition = self.config.composition()
+        self._cap = _MINI_CAP if self.config.mini else _CAP  # musicians a slot of each kind holds
         self._ar = np.arange(N)
         self._seats = np.arange(n)
         self.kinds = np.zeros((N, n), np.int8)
@@ -201,7 +206,8 @@ class BatchedAudition:
         """Copy rules-engine states at any point of a game (e.g. a search agent's determinized
         worlds, :func:`parlour.envs.audition.determinize.determinize`) into ``games``
         (default: all); the same state may be given for several games. Each state's player
-        count and uncertain-counts setting must be the engine's; its slot kinds are its own."""
+        count, uncertain-counts setting and table (mini or not) must be the engine's; its slot
+        kinds are its own."""
         idx = self._ar if games is None else np.asarray(games, np.int64)
         if len(states) != len(idx):
             raise ValueError(f"states: need {len(idx)} states, got {len(states)}")
@@ -214,12 +220,15 @@ class BatchedAudition:
         copy = np.array([first[id(st)] for st in states], np.int64)
         for st in distinct:
             c = st.config
-            if c.num_players != self.n or c.uncertain_counts != self.config.uncertain_counts:
+            if (c.num_players, c.uncertain_counts, c.mini) != (
+                self.n,
+                self.config.uncertain_counts,
+                self.config.mini,
+            ):
                 raise ValueError(
-                    "states must have this engine's player count and uncertain-counts setting"
+                    "states must have this engine's player count and uncertain-counts setting, "
+                    "and be of the mini table exactly when the engine is"
                 )
-            if c.mini:
-                raise ValueError("states: the batched engine plays the full table, not mini")
         self._mask = None
         deck = np.zeros((len(distinct), self.C), np.int8)
         removed = np.zeros((len(distinct), R.NUM_REMOVED_UNCERTAIN), np.int8)
@@ -332,7 +341,7 @@ class BatchedAudition:
         N, n = self.N, self.n
         mask = np.zeros((N, R.NUM_ACTIONS), bool)
         ph = self.phase
-        room = (self.size < _CAP[self.kinds]) & ~self.slot_taken  # (N, n)
+        room = (self.size < self._cap[self.kinds]) & ~self.slot_taken  # (N, n)
         turn = (ph == R.PH_TURN) | (ph == R.PH_FINAL)
         mask[:, :n] = turn[:, None] & ~self.slot_taken & (self.size > 0)
         mask[:, R.DRAW] = (ph == R.PH_TURN) & (self.deck_left() > 0) & room.any(axis=1)
@@ -368,7 +377,9 @@ class BatchedAudition:
         obs[ch, _L["pending_choice"]] = O._BY_13[self.choice[rows, 1:]]
         slots = obs[:, _L["slots"]].reshape(N, R.MAX_PLAYERS, _SLOT_F)
         slots[:, :n, _SF["taken"]] = self.slot_taken[g]
-        room = (_CAP[self.kinds[g]] - self.size[g]).astype(np.float64) * (1.0 / R.SLOT_CAPACITY)
+        room = (self._cap[self.kinds[g]] - self.size[g]).astype(np.float64) * (
+            1.0 / R.SLOT_CAPACITY
+        )
         slots[:, :n, _SF["room"]] = room
         slots[:, :n, _SF["musicians"]] = O._BY_4[self.slots[g, :, 1:]]
         # per-player rows in seat order, then rotated to the observer's order

@@ -27,7 +27,7 @@ Arguments
 ---------
 
 ``audition_v1.env(num_players=2, action_cards=(), uncertain_counts=False, reward_mode="win",
-render_mode=None, seer=False)``
+render_mode=None, seer=False, mini=False)``
 
 * ``num_players`` — 2..6 (the deck is numbers ``1..9`` for 2p up to ``1..13`` for 6p; number
   ``k`` has ``k`` copies).
@@ -41,6 +41,11 @@ render_mode=None, seer=False)``
 * ``render_mode`` — ``None``, ``"ansi"`` (``render()`` returns the public table as text),
   ``"human"`` (prints it) or ``"rgb_array"`` (``render()`` returns a picture of the public table,
   an ``(H, W, 3)`` ``uint8`` array drawn with Pillow: :mod:`parlour.envs.audition.picture`).
+* ``mini`` — the mini table for exact solvers (:class:`~parlour.envs.audition.rules.AuditionConfig`
+  ``mini=True``): 2 players, 3 cards (numbers ``1..2``), slots that hold 2 musicians, neither
+  variant (another ``num_players``, ``action_cards`` or ``uncertain_counts`` is a
+  ``ValueError``). Same spaces and rules; OpenSpiel's ``parlour_audition(variant=mini)`` is this
+  game (docs/openspiel.md).
 * ``seer`` — debugging only: appends the hidden deck to every observation (a leak by design),
   and the ``rgb_array`` picture shows the hidden cards face up (deck order, removed cards, the
   drawn card).
@@ -117,7 +122,7 @@ Version history
 | version | change |
 |---|---|
 | v0 | first release; later without a version change: ``render_mode="rgb_array"`` |
-| v1 | **infos** are always ``{}`` (libraries that batch infos — Tianshou, TorchRL, SuperSuit — work); phase, scores and winners are ``env.unwrapped.results()`` (see "Infos and results"). **Spaces**: one object per agent, ``KeyError`` for an unknown agent; ``str(env())`` is ``audition_v1``. Observations, actions, rewards and trajectories unchanged. Later without a version change: ``player_view`` gains ``final_queue``, ``last_taker``, ``start_player``, ``emptied_by``, ``num_moves`` and ``config`` (public facts; observations unchanged). |
+| v1 | **infos** are always ``{}`` (libraries that batch infos — Tianshou, TorchRL, SuperSuit — work); phase, scores and winners are ``env.unwrapped.results()`` (see "Infos and results"). **Spaces**: one object per agent, ``KeyError`` for an unknown agent; ``str(env())`` is ``audition_v1``. Observations, actions, rewards and trajectories unchanged. Later without a version change: ``player_view`` gains ``final_queue``, ``last_taker``, ``start_player``, ``emptied_by``, ``num_moves`` and ``config`` (public facts; observations unchanged); ``mini=True`` (the mini table). |
 """
 
 from __future__ import annotations
@@ -159,9 +164,10 @@ class raw_env(TableGameAEC, AECEnv):
         reward_mode: str = "win",
         render_mode: str | None = None,
         seer: bool = False,
+        mini: bool = False,
     ) -> None:
         super().__init__()
-        self.config = R.AuditionConfig(num_players, action_cards, uncertain_counts)
+        self.config = R.AuditionConfig(num_players, action_cards, uncertain_counts, mini)
         if reward_mode not in REWARD_MODES:
             raise ValueError(
                 f"reward_mode must be one of {list(REWARD_MODES)}, got {reward_mode!r}"

@@ -122,7 +122,7 @@ def rollout_values(
     ``j`` in world ``w`` and then ``play`` for every seat to the end of the game (or to the
     ``cut``, then its estimate).
 
-    All decisions must be of one player count and uncertain-counts setting (one table)."""
+    All decisions must be of one player count, uncertain-counts setting and table (mini or not)."""
     bases, first, seat_list = [], [], []
     for d in decisions:
         lines = len(d.hidden) * len(d.actions)
@@ -136,6 +136,7 @@ def rollout_values(
         len(bases),
         config.num_players,
         uncertain_counts=config.uncertain_counts,
+        mini=config.mini,
         auto_reset=False,
         deal=False,  # every game is loaded below
     )

@@ -7,7 +7,9 @@ recorded in ``tests/data/audition_batched_seeds.json``); when a game ends, the b
 own auto-reset deal is copied into the AEC env and compared from there on. At every step the
 legal mask, the observation of **every** seat, and at the end the rewards, scores and winners
 must be equal (observations bit for bit). The default run plays a sample; the ``slow`` run
-all 200 seeds of every configuration (8,000 first games, more after the auto-resets).
+all 200 seeds of every configuration (8,000 first games, more after the auto-resets). The mini
+table (``mini=True``, both reward modes) plays all 200 seeds in the default run (its games are
+a few moves long).
 """
 
 from __future__ import annotations
@@ -59,10 +61,14 @@ def _compare(envs: list[raw_env], eng: BatchedAudition) -> None:
     assert np.array_equal(eng.current, [e.game.current for e in envs])
 
 
-def play_differential(config: tuple, seeds: list[int], rng_seed: int = 0) -> int:
+def play_differential(
+    config: tuple, seeds: list[int], rng_seed: int = 0, mini: bool = False
+) -> int:
     """Play ``seeds`` first games (and what follows in their slots); returns games compared."""
     n, ac, uncertain, mode = config
-    kwargs = dict(num_players=n, action_cards=ac, uncertain_counts=uncertain, reward_mode=mode)
+    kwargs = dict(
+        num_players=n, action_cards=ac, uncertain_counts=uncertain, reward_mode=mode, mini=mini
+    )
     eng = BatchedAudition(len(seeds), seed=rng_seed, **kwargs)
     eng.reset(seeds)
     envs = [raw_env(**kwargs) for _ in seeds]
@@ -106,6 +112,14 @@ def test_batched_equals_rules_sample(config: tuple) -> None:
 def test_batched_equals_rules_all_seeds(config: tuple) -> None:
     seeds = SEEDS["seeds"]
     assert play_differential(config, seeds, rng_seed=CONFIGS.index(config)) >= len(seeds)
+
+
+@pytest.mark.parametrize("mode", ["win", "score"])
+def test_batched_equals_rules_mini(mode: str) -> None:
+    seeds = SEEDS["seeds"]
+    assert play_differential((2, (), False, mode), seeds, rng_seed=1, mini=True) >= len(seeds)
+    eng = BatchedAudition(4, mini=True, seed=0)
+    assert all(sorted(eng.deck[i, : eng.dlen[i]].tolist()) == [1, 2, 2] for i in range(4))
 
 
 def test_illegal_action_raises_and_changes_nothing() -> None:
