@@ -134,7 +134,7 @@ def config_of(params: dict[str, object]) -> R.AuditionConfig:
         )
     return R.AuditionConfig(
         num_players=p["players"],
-        action_cards=kinds or p["random_action_cards"],
+        action_cards=kinds or p["random_action_cards"] or (),
         uncertain_counts=p["uncertain_counts"],
         mini=variant == "mini",
     )
