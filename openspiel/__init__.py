@@ -11,7 +11,8 @@ pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
 | module | OpenSpiel game |
 |---|---|
 | :mod:`parlour.openspiel.audition` | ``parlour_audition`` (2–6 players, both variants, the ``mini`` table for exact solvers) |
-| :mod:`parlour.openspiel.guests` | ``parlour_awkward_guests`` (1–8 players, every level) |
+| :mod:`parlour.openspiel.guests` | ``parlour_awkward_guests`` (1–8 players, every level; the log of what each seat noticed: :mod:`parlour.openspiel.guests_log`) |
+| :mod:`parlour.openspiel.common` | what both share: the game type, the observers' named tensors |
 
 Needs the ``openspiel`` extra (``pip install "parlour[openspiel]"``). The games are Python
 games over parlour's rules engines: the same engine state, legal actions, observation encoder

@@ -82,6 +82,7 @@ from parlour.envs.audition.determinize import sample_hidden
 from parlour.envs.audition.observation import ObservationEncoder, pieces
 from parlour.envs.audition.render import render_table
 from parlour.envs.audition.view import AuditionView
+from parlour.openspiel.common import check_observation_type, game_type, named_tensor
 
 GAME_NAME = "parlour_audition"
 VARIANTS = ("standard", "mini")
@@ -173,22 +174,7 @@ def _max_moves(config: R.AuditionConfig) -> tuple[int, int]:
 
 
 def _game_type() -> pyspiel.GameType:
-    return pyspiel.GameType(
-        short_name=GAME_NAME,
-        long_name="parlour Audition",
-        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.ZERO_SUM,
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=R.MAX_PLAYERS,
-        min_num_players=R.MIN_PLAYERS,
-        provides_information_state_string=True,
-        provides_information_state_tensor=True,
-        provides_observation_string=True,
-        provides_observation_tensor=True,
-        parameter_specification=DEFAULT_PARAMS,
-    )
+    return game_type(GAME_NAME, "parlour Audition", (R.MIN_PLAYERS, R.MAX_PLAYERS), DEFAULT_PARAMS)
 
 
 class AuditionSpielGame(pyspiel.Game):
@@ -452,27 +438,14 @@ class AuditionObserver:
     True: the information state, the observation followed by the move history)."""
 
     def __init__(self, game: AuditionSpielGame, iig_obs_type: pyspiel.IIGObservationType) -> None:
-        if iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not (
-            iig_obs_type.public_info
-        ):
-            raise ValueError(
-                f"{GAME_NAME}: observers give one player's view (public information and the "
-                "player's own private information); got another IIGObservationType"
-            )
+        check_observation_type(GAME_NAME, iig_obs_type)
         self.perfect_recall = iig_obs_type.perfect_recall
         self._encoder = ObservationEncoder()
         self._max_history = game.max_history
         shapes = [(p.name, p.shape) for p in pieces().values()]
         if self.perfect_recall:
             shapes.append(("history", (self._max_history, HISTORY_ROW)))
-        size = sum(int(np.prod(shape)) for _, shape in shapes)
-        self.tensor = np.zeros(size, np.float32)
-        self.dict: dict[str, np.ndarray] = {}
-        start = 0
-        for name, shape in shapes:
-            stop = start + int(np.prod(shape))
-            self.dict[name] = self.tensor[start:stop].reshape(shape)
-            start = stop
+        self.tensor, self.dict = named_tensor(shapes)
         self._obs_size = self._encoder.size
 
     def set_from(self, state: AuditionSpielState, player: int) -> None:

@@ -135,6 +135,7 @@ from parlour.envs.awkward_guests.observation import (
     make_layout,
 )
 from parlour.envs.awkward_guests.render import render_table
+from parlour.openspiel.common import check_observation_type, game_type, named_tensor
 from parlour.openspiel.guests_log import (
     _ACTION,
     _CARD_DECISIONS,
@@ -281,21 +282,12 @@ def utility_range(players: int, max_rounds: int) -> tuple[float, float]:
 def _game_type(
     utility: pyspiel.GameType.Utility = pyspiel.GameType.Utility.ZERO_SUM,
 ) -> pyspiel.GameType:
-    return pyspiel.GameType(
-        short_name=GAME_NAME,
-        long_name="parlour Awkward Guests: The Walton Case",
-        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=utility,
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=G.MAX_PLAYERS,
-        min_num_players=G.MIN_PLAYERS,
-        provides_information_state_string=True,
-        provides_information_state_tensor=True,
-        provides_observation_string=True,
-        provides_observation_tensor=True,
-        parameter_specification=DEFAULT_PARAMS,
+    return game_type(
+        GAME_NAME,
+        "parlour Awkward Guests: The Walton Case",
+        (G.MIN_PLAYERS, G.MAX_PLAYERS),
+        DEFAULT_PARAMS,
+        utility,
     )
 
 
@@ -640,27 +632,14 @@ class GuestsObserver:
     observation; True: the information state, the observation and a window of the log)."""
 
     def __init__(self, game: GuestsSpielGame, iig_obs_type: pyspiel.IIGObservationType) -> None:
-        if iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not (
-            iig_obs_type.public_info
-        ):
-            raise ValueError(
-                f"{GAME_NAME}: observers give one player's view (public information and the "
-                "player's own private information); got another IIGObservationType"
-            )
+        check_observation_type(GAME_NAME, iig_obs_type)
         self.perfect_recall = iig_obs_type.perfect_recall
         self.settings = game.settings
         self._encoder = ObservationEncoder(game.settings.observation_mode)
         shapes = list(pieces(game.settings.observation_mode).items())
         if self.perfect_recall:
             shapes.append(("history", (HISTORY_WINDOW, HISTORY_ROW)))
-        size = sum(int(np.prod(shape)) for _, shape in shapes)
-        self.tensor = np.zeros(size, np.float32)
-        self.dict: dict[str, np.ndarray] = {}
-        start = 0
-        for name, shape in shapes:
-            stop = start + int(np.prod(shape))
-            self.dict[name] = self.tensor[start:stop].reshape(shape)
-            start = stop
+        self.tensor, self.dict = named_tensor(shapes)
         self._obs_size = self._encoder.size
         self._history = self.tensor[self._obs_size :]
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from hypothesis import strategies as st
 
 from parlour.envs.audition import rules as R
 
@@ -64,3 +65,21 @@ def simple_policy(state: R.AuditionState) -> int:
     if R.PASS in legal:
         return R.PASS
     return legal[0]
+
+
+@st.composite
+def configs(draw, with_mini: bool = False) -> R.AuditionConfig:
+    """A hypothesis strategy of tables: 2–6 players, action cards none / a count / a list,
+    uncertain counts or not, and (``with_mini``) sometimes the mini table."""
+    n = draw(st.integers(2, 6))
+    ac = draw(
+        st.one_of(
+            st.just(()),
+            st.integers(0, n),
+            st.lists(st.sampled_from(R.ACTION_KINDS), unique=True, max_size=n).map(tuple),
+        )
+    )
+    uncertain = draw(st.booleans())
+    if with_mini and n == R.MIN_PLAYERS and not ac and not uncertain and draw(st.booleans()):
+        return R.AuditionConfig(n, mini=True)
+    return R.AuditionConfig(n, ac, uncertain)

@@ -34,6 +34,7 @@ from parlour.envs.audition import rules as R
 from parlour.envs.audition.determinize import determinize, determinize_many
 from parlour.envs.audition.observation import ObservationEncoder
 from parlour.envs.audition.view import make_view
+from tests.audition.helpers import configs
 
 CHOICE_PHASES = (R.PH_PASS_LEFT, R.PH_DISCARD_ONE, R.PH_DISCARD_OWN)
 HIDDEN = ("deck", "removed", "drawn")
@@ -240,24 +241,8 @@ def test_another_players_pending_choice_cannot_be_determinized():
     determinize(make_view(state, state.current), np.random.default_rng(0))  # the chooser may
 
 
-@st.composite
-def configs(draw) -> R.AuditionConfig:
-    n = draw(st.integers(2, 6))
-    ac = draw(
-        st.one_of(
-            st.just(()),
-            st.integers(0, n),
-            st.lists(st.sampled_from(R.ACTION_KINDS), unique=True, max_size=n).map(tuple),
-        )
-    )
-    uncertain = draw(st.booleans())
-    if n == R.MIN_PLAYERS and not ac and not uncertain and draw(st.booleans()):
-        return R.AuditionConfig(n, mini=True)
-    return R.AuditionConfig(n, ac, uncertain)
-
-
 @given(
-    config=configs(),
+    config=configs(with_mini=True),
     seed=st.integers(0, 2**32 - 1),
     depth=st.integers(0, 400),
     viewer=st.integers(0, 5),

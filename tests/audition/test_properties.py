@@ -12,19 +12,7 @@ from hypothesis import strategies as st
 
 from parlour.envs import audition_v1
 from parlour.envs.audition import rules as R
-
-
-@st.composite
-def configs(draw) -> R.AuditionConfig:
-    n = draw(st.integers(2, 6))
-    ac = draw(
-        st.one_of(
-            st.just(()),
-            st.integers(0, n),
-            st.lists(st.sampled_from(R.ACTION_KINDS), unique=True, max_size=n).map(tuple),
-        )
-    )
-    return R.AuditionConfig(n, ac, draw(st.booleans()))
+from tests.audition.helpers import configs
 
 
 def _random_game(cfg: R.AuditionConfig, seed: int):
