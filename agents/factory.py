@@ -120,8 +120,8 @@ def make_agent(
         builder = game.agents[name]
     elif name.startswith("openspiel."):  # (OpenSpiel's bots: a game's plug-in offers them)
         raise ValueError(
-            f"agent {name!r}: {game.name} offers no OpenSpiel bots (audition does: "
-            f"docs/openspiel.md); known agents: {', '.join(_known_specs(game))}"
+            f"agent {name!r}: {game.name} offers no OpenSpiel bots (a game offers them in its "
+            f"plug-in's agents: docs/openspiel.md); known agents: {', '.join(_known_specs(game))}"
         )
     elif "." in name and name.partition(".")[0] != game.name:  # (GAME.NAME: another game's)
         raise ValueError(

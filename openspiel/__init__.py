@@ -17,7 +17,7 @@ pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
 Needs the ``openspiel`` extra (``pip install "parlour[openspiel]"``). The games are Python
 games over parlour's rules engines: the same engine state, legal actions, observation encoder
 (named pieces) and returns as the PettingZoo environments (held to them by
-``tests/openspiel/test_differential.py``). Guide and results: ``docs/openspiel.md``.
+``tests/openspiel/test_audition_spiel.py`` and ``test_guests_spiel.py``). Guide and results: ``docs/openspiel.md``.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ print(state.returns())
 The rules are parlour's engine (:mod:`parlour.envs.audition.rules`): the OpenSpiel state holds
 an engine state and adds explicit chance nodes for what the PettingZoo env draws from its
 generator at ``reset``. Legal actions, observations and returns are the PettingZoo env's
-(``tests/openspiel/test_differential.py`` plays both side by side).
+(``tests/openspiel/test_audition_spiel.py`` plays both side by side).
 
 Parameters
 ----------
@@ -127,18 +127,33 @@ def config_of(params: dict[str, object]) -> R.AuditionConfig:
             f"{GAME_NAME}: reward_mode must be one of {list(REWARD_MODES)}, "
             f"got {p['reward_mode']!r}"
         )
+    players, count = p["players"], p["random_action_cards"]
+    if not R.MIN_PLAYERS <= players <= R.MAX_PLAYERS:
+        raise ValueError(
+            f"{GAME_NAME}: players must be in {R.MIN_PLAYERS}..{R.MAX_PLAYERS}, got {players}"
+        )
+    if not 0 <= count <= players:
+        raise ValueError(
+            f"{GAME_NAME}: random_action_cards must be in 0..players={players}, got {count}"
+        )
     kinds = tuple(k for k in str(p["action_cards"]).split("+") if k)
-    if kinds and p["random_action_cards"]:
+    if kinds and count:
         raise ValueError(
             f"{GAME_NAME}: give action_cards (fixed kinds) or random_action_cards (a count), "
-            f"not both; got {p['action_cards']!r} and {p['random_action_cards']!r}"
+            f"not both; got {p['action_cards']!r} and {count!r}"
         )
-    return R.AuditionConfig(
-        num_players=p["players"],
-        action_cards=kinds or p["random_action_cards"] or (),
-        uncertain_counts=p["uncertain_counts"],
-        mini=variant == "mini",
-    )
+    mini = variant == "mini"
+    if mini and (players != R.MIN_PLAYERS or kinds or count or p["uncertain_counts"]):
+        raise ValueError(
+            f"{GAME_NAME}: variant=mini is the plain {R.MIN_PLAYERS}-player table: players="
+            f"{R.MIN_PLAYERS}, no action cards, uncertain_counts=False; got players={players}, "
+            f"action_cards={p['action_cards']!r}, random_action_cards={count}, "
+            f"uncertain_counts={p['uncertain_counts']}"
+        )
+    try:
+        return R.AuditionConfig(players, kinds or count or (), p["uncertain_counts"], mini)
+    except ValueError as error:  # (what is left: the kinds of action_cards)
+        raise ValueError(f"{GAME_NAME}: {error}") from None
 
 
 def params_of_env(num_players: int, options: dict[str, object]) -> dict[str, object]:
@@ -156,7 +171,10 @@ def params_of_env(num_players: int, options: dict[str, object]) -> dict[str, obj
     for name in ("uncertain_counts", "reward_mode"):
         if name in options:
             params[name] = options[name]
-    if options.get("mini"):
+    mini = options.get("mini", False)
+    if not isinstance(mini, bool):
+        raise ValueError(f"params_of_env: mini must be True or False, got {mini!r}")
+    if mini:
         params["variant"] = "mini"
     return params
 
@@ -358,8 +376,7 @@ class AuditionSpielState(pyspiel.State):
             if action != R.K_CONDUCTOR:
                 self._g.kinds_to_place -= 1
             self._g.kind_slot += 1
-            if self._g.kind_slot == engine.num_players:
-                engine.refresh()  # (the slots' capacities follow their kinds)
+            engine.refresh()  # (the slots' capacities follow their kinds)
             self._g.moves.append(Move(CHANCE, -1, action))
             return
         if kind == _START:
@@ -511,9 +528,10 @@ def state_from_view(game: AuditionSpielGame, view: AuditionView) -> AuditionSpie
             f"state_from_view: a {view.num_players}-player view for a "
             f"{game.config.num_players}-player game"
         )
-    table = ("num_players", "mini", "uncertain_counts")
-    if any(getattr(view.config, name) != getattr(game.config, name) for name in table):
-        raise ValueError(f"state_from_view: the view's table {view.config} is not this game's")
+    if _table(view.config) != _table(game.config):
+        raise ValueError(
+            f"state_from_view: the view's table {view.config} is not this game's {game.config}"
+        )
     engine, _ = sample_hidden(view, np.random.default_rng(0), 0)  # (no sample drawn)
     engine.deck = [0] * view.deck_size
     engine.removed = [0] * view.num_removed
@@ -522,6 +540,11 @@ def state_from_view(game: AuditionSpielGame, view: AuditionView) -> AuditionSpie
     state._g = _Play(engine, game.reward_mode, kinds_to_place=0, kind_slot=view.num_players)
     state._g.start_dealt = True
     return state
+
+
+def _table(config: R.AuditionConfig) -> tuple:
+    """What tells two tables apart (no action cards: ``()`` and ``0`` alike)."""
+    return (config.num_players, config.action_cards or (), config.uncertain_counts, config.mini)
 
 
 def resample(
@@ -540,9 +563,10 @@ def resample(
     unseen = engine.unseen_counts(player)  # (it counts the drawer's card as unseen)
     card = int(rng.choice(R.MAX_NUMBER + 1, p=unseen / unseen.sum()))
     engine.drawn = card
-    last = world._g.moves[-1]
-    world._g.moves[-1] = Move(last.mover, last.action, last.public, last.drawer, card)
-    engine._legal = None
+    engine.refresh()
+    if world._g.moves:  # (a state from a view starts its history at the view)
+        last = world._g.moves[-1]
+        world._g.moves[-1] = Move(last.mover, last.action, last.public, last.drawer, card)
     return world
 
 
@@ -574,7 +598,7 @@ class EngineRolloutEvaluator:
         self.rng.shuffle(cards)
         engine.deck = cards[: len(engine.deck)]
         engine.removed = cards[len(engine.deck) :]
-        engine._legal = None
+        engine.refresh()
         if state._g.waiting is not None:
             engine.apply(state._g.waiting)
         integers = self.rng.integers
@@ -620,5 +644,4 @@ __all__ = [
     "AuditionObserver",
     "config_of",
     "params_of_env",
-    "all_kind_placements",
 ]

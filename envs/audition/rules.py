@@ -156,7 +156,7 @@ class AuditionState:
     public_unseen: np.ndarray = field(  # composition minus all face-up cards, per number
         default_factory=lambda: np.zeros(MAX_NUMBER + 1, np.int16)
     )
-    capacities: list[int] = field(default_factory=list)  # musicians each slot holds
+    capacities: tuple[int, ...] = ()  # musicians each slot holds (follows slot_kinds)
     _legal: list[int] | None = field(default=None, repr=False, compare=False)
     # Change stamps for incremental observers (the observation encoder): not game state.
     #: per slot, bumped whenever that slot's musicians, size or taken flag change
@@ -180,7 +180,7 @@ class AuditionState:
         self.quartet_counts = [x[1] for x in sq]
         face_up = self.collections.sum(axis=0) + self.slots.sum(axis=0) + self.discard
         self.public_unseen = (self.config.composition() - face_up).astype(np.int16)
-        self.capacities = [self.config.capacity(k) for k in self.slot_kinds]
+        self.capacities = tuple(self.config.capacity(k) for k in self.slot_kinds)
         self._legal = None
 
     def _rescore(self, p: int) -> None:

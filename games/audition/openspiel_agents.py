@@ -14,8 +14,10 @@ playouts (OpenSpiel's ``RandomRolloutEvaluator``, run on the engine:
 plain MCTS does not see hidden cards here: the only hidden card in Audition's future is drawn
 by chance nodes, and another seat's drawn card is placed face up before the searcher moves again.
 
-Options: ``sims`` — simulations per decision (default 200); ``uct`` — the UCT exploration
-constant (default 2: returns lie in [-1, 1]); ``rollouts`` — random playouts per leaf (default 1).
+Options: ``sims`` — simulations per decision (default 200, at most ``MAX_SIMS``); ``uct`` — the
+UCT exploration constant (default 2: returns lie in [-1, 1]); ``rollouts`` — random playouts per
+leaf (default 1, at most 64). The bots search for the win reward (the game's ``reward_mode``
+``win``) whatever the env pays: a player's view does not say how the env rewards.
 Needs the ``openspiel`` extra (``pip install "parlour[openspiel]"``).
 """
 

@@ -9,6 +9,7 @@ seat's observation, and at the end the returns.
 from __future__ import annotations
 
 import pickle
+from collections import Counter
 
 import numpy as np
 import pyspiel
@@ -59,7 +60,11 @@ def _deal_like_the_env(state: AuditionSpielState, env_state: R.AuditionState) ->
     state.apply_action(env_state.start_player)
 
 
-@pytest.mark.parametrize(("params", "env_kwargs"), [c for c in CONFIGS if c[1]], ids=IDS[:-1])
+@pytest.mark.parametrize(
+    ("params", "env_kwargs"),
+    [c for c in CONFIGS if c[1]],
+    ids=[i for i, c in zip(IDS, CONFIGS, strict=True) if c[1]],
+)
 @pytest.mark.parametrize("seed", [0, 1, 7])
 def test_same_game_as_the_pettingzoo_env(params, env_kwargs, seed):
     env = audition_v1.raw_env(**env_kwargs)
@@ -73,8 +78,10 @@ def test_same_game_as_the_pettingzoo_env(params, env_kwargs, seed):
     while True:
         if state.is_chance_node():  # a drawn card: the env's next card
             outcomes = dict(state.chance_outcomes())
-            assert outcomes.get(card, 0.0) > 0.0
-            assert sum(outcomes.values()) == pytest.approx(1.0)
+            # the cards the env has not shown: its deck, its removed cards and the one drawn
+            unseen = Counter([*env.game.deck, *env.game.removed, card])
+            total = sum(unseen.values())
+            assert outcomes == pytest.approx({v: k / total for v, k in unseen.items()})
             state.apply_action(card)
             continue
         if state.is_terminal():
@@ -216,10 +223,12 @@ def test_observer_has_the_env_observations_named_pieces():
     [
         ({"variant": "huge"}, "variant must be one of ['standard', 'mini']"),
         ({"reward_mode": "points"}, "reward_mode must be one of ['win', 'score']"),
-        ({"players": 7}, "num_players must be an int in 2..6"),
+        ({"players": 7}, "parlour_audition: players must be in 2..6"),
+        ({"random_action_cards": 3}, "random_action_cards must be in 0..players=2"),
         ({"action_cards": "pass_left+dance"}, "unknown kind 'dance'"),
         ({"action_cards": "pass_left", "random_action_cards": 1}, "not both"),
-        ({"variant": "mini", "players": 3}, "mini is the plain 2-player table"),
+        ({"variant": "mini", "players": 3}, "variant=mini is the plain 2-player table"),
+        ({"variant": "mini", "uncertain_counts": True}, "variant=mini is the plain 2-player"),
     ],
 )
 def test_bad_parameters_name_the_parameter(params, named):
@@ -237,3 +246,19 @@ def test_illegal_actions_are_refused_and_change_nothing():
     with pytest.raises(Exception, match="illegal action"):
         state.apply_action(illegal)
     assert state.information_state_string() == before
+
+
+def test_every_dealt_action_card_shows_at_once():
+    """While the action cards are dealt slot by slot, the table shown is the one dealt so far
+    (a reused observer and a fresh state agree; a max_two slot holds 2)."""
+    from open_spiel.python.observation import make_observation
+
+    game = _load({"players": 3, "random_action_cards": 3})
+    observation = make_observation(game)
+    state = game.new_initial_state()
+    observation.set_from(state, 0)
+    state.apply_action(R.K_MAX_TWO)
+    observation.set_from(state, 0)
+    fresh = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1]
+    np.testing.assert_array_equal(observation.tensor, fresh.observation_tensor(0))
+    assert "0/2" in state.observation_string(0).splitlines()[2]

@@ -15,16 +15,20 @@ from parlour.games import get_game
 from parlour.openspiel.audition import (
     GAME_NAME,
     EngineRolloutEvaluator,
+    params_of_env,
     resample,
     state_from_view,
 )
 
 AUDITION = get_game("audition")
+#: the env's tables (players, options) the searched states are checked at
 TABLES = [
-    ({"num_players": 2}, {"players": 2}),
-    ({"num_players": 4, "action_cards": 3}, {"players": 4}),
-    ({"num_players": 3, "uncertain_counts": True}, {"players": 3, "uncertain_counts": True}),
-    ({"num_players": 6, "action_cards": 6}, {"players": 6}),
+    (2, {}),
+    (2, {"action_cards": 0}),
+    (4, {"action_cards": 3}),
+    (3, {"uncertain_counts": True}),
+    (6, {"action_cards": 6}),
+    (2, {"mini": True}),
 ]
 
 
@@ -39,13 +43,13 @@ def _positions(env_kwargs: dict, seed: int):
         env.step(int(rng.choice(np.flatnonzero(env.observe(agent)["action_mask"]))))
 
 
-@pytest.mark.parametrize(("env_kwargs", "params"), TABLES)
-def test_the_searched_state_shows_the_players_observation(env_kwargs, params):
+@pytest.mark.parametrize(("players", "options"), TABLES)
+def test_the_searched_state_shows_the_players_observation(players, options):
     """At every decision of random games, the state built from the player's view gives that
     player the env's observation and legal actions, bit for bit."""
-    game = pyspiel.load_game(GAME_NAME, params)
+    game = pyspiel.load_game(GAME_NAME, params_of_env(players, options))
     for seed in (0, 1):
-        for env, agent in _positions(env_kwargs, seed):
+        for env, agent in _positions({"num_players": players, **options}, seed):
             seat = env.possible_agents.index(agent)
             state = state_from_view(game, env.player_view(agent))
             observation = env.observe(agent)
@@ -116,4 +120,12 @@ def test_bad_options_are_refused_by_name(spec, named):
 def test_the_other_game_says_it_has_no_openspiel_bots():
     with pytest.raises(ValueError, match="openspiel.ismcts") as raised:
         make_agent("openspiel.ismcts", get_game("guests"), seed=0)
-    assert "audition" in str(raised.value)
+    assert "offers no OpenSpiel bots" in str(raised.value)
+
+
+def test_a_view_of_another_table_is_refused():
+    env = audition_v1.raw_env(num_players=2, action_cards=("max_two",))
+    env.reset(seed=0)
+    game = pyspiel.load_game(GAME_NAME, {"players": 2})
+    with pytest.raises(ValueError, match="is not this game's"):
+        state_from_view(game, env.player_view(env.agent_selection))
