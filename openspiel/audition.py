@@ -78,7 +78,7 @@ import numpy as np
 import pyspiel
 
 from parlour.envs.audition import rules as R
-from parlour.envs.audition.determinize import sample_hidden
+from parlour.envs.audition.determinize import public_state
 from parlour.envs.audition.observation import ObservationEncoder, pieces
 from parlour.envs.audition.render import render_table
 from parlour.envs.audition.view import AuditionView
@@ -523,16 +523,11 @@ def state_from_view(game: AuditionSpielGame, view: AuditionView) -> AuditionSpie
     positions of this one search). The view must be of the player to act."""
     if view.current_player != view.seat:
         raise ValueError(f"state_from_view: the view of seat {view.seat} is not of the seat to act")
-    if view.num_players != game.config.num_players:
-        raise ValueError(
-            f"state_from_view: a {view.num_players}-player view for a "
-            f"{game.config.num_players}-player game"
-        )
     if _table(view.config) != _table(game.config):
         raise ValueError(
             f"state_from_view: the view's table {view.config} is not this game's {game.config}"
         )
-    engine, _ = sample_hidden(view, np.random.default_rng(0), 0)  # (no sample drawn)
+    engine = public_state(view)
     engine.deck = [0] * view.deck_size
     engine.removed = [0] * view.num_removed
     engine.refresh()

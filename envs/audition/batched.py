@@ -53,9 +53,6 @@ ENV_OPTIONS = ("action_cards", "uncertain_counts", "reward_mode", "mini")
 _NUM = R.MAX_NUMBER + 1  # per-number arrays have index 0 unused, like the rules engine
 #: winners: points first, then scoring quartets (``key = points * _TIE + quartets``)
 _TIE = R.MAX_NUMBER + 1
-_CAP = np.array(R._CAPACITY, np.int16)
-#: the mini table's capacities (every slot kind: :data:`~parlour.envs.audition.rules.MINI_SLOT_CAPACITY`)
-_MINI_CAP = np.full(len(R.SLOT_KINDS), R.MINI_SLOT_CAPACITY, np.int16)
 #: points of exactly ``c`` cards of one number, for every count a collection can reach
 PTS = np.array([R.count_points(c) for c in range(2 * R.MAX_NUMBER + 2)], np.int16)
 QUARTET = (np.arange(2 * R.MAX_NUMBER + 2) == R.QUARTET_SIZE).astype(np.int16)
@@ -80,6 +77,11 @@ _POSITION_FIELDS = (
     ("last_taker", "last_taker"), ("points", "points"), ("quartets", "quartet_counts"),
     ("moves", "num_moves"),
 )  # fmt: skip
+
+
+def _setting(config: R.AuditionConfig) -> tuple[int, bool, bool]:
+    """What a loaded position must share with the engine (its slot kinds are its own)."""
+    return config.num_players, config.uncertain_counts, config.mini
 
 
 @dataclass
@@ -139,7 +141,8 @@ class BatchedAudition:
         self._full = np.array(cards, np.int8)
         self.C = C = len(cards)
         self._composition = self.config.composition()
-        self._cap = _MINI_CAP if self.config.mini else _CAP  # musicians a slot of each kind holds
+        #: musicians a slot of each kind holds (the table's: AuditionConfig.capacity)
+        self._cap = np.array([self.config.capacity(k) for k in range(len(R.SLOT_KINDS))], np.int16)
         self._ar = np.arange(N)
         self._seats = np.arange(n)
         self.kinds = np.zeros((N, n), np.int8)
@@ -219,12 +222,7 @@ class BatchedAudition:
                 distinct.append(st)
         copy = np.array([first[id(st)] for st in states], np.int64)
         for st in distinct:
-            c = st.config
-            if (c.num_players, c.uncertain_counts, c.mini) != (
-                self.n,
-                self.config.uncertain_counts,
-                self.config.mini,
-            ):
+            if _setting(st.config) != _setting(self.config):
                 raise ValueError(
                     "states must have this engine's player count and uncertain-counts setting, "
                     "and be of the mini table exactly when the engine is"

@@ -103,6 +103,15 @@ def sample_hidden(
     return _state(view, phase, current), hidden
 
 
+def public_state(view: AuditionView) -> R.AuditionState:
+    """The engine state of ``view`` with its hidden cards left out: an empty deck, no removed
+    cards, the viewer's own drawn card (else 0) — :func:`sample_hidden`'s state, no sample
+    drawn. The view must be of the seat to act (another seat's drawn card is hidden)."""
+    if view.current_player != view.seat:
+        raise ValueError(f"public_state: the view of seat {view.seat} is not of the seat to act")
+    return _state(view, R.PHASES.index(view.phase), view.current_player)
+
+
 def _state(view: AuditionView, phase: int, current: int) -> R.AuditionState:
     """The engine state of ``view`` (see the module table) with an empty deck and no removed
     cards; the drawn card is the viewer's own (else 0)."""

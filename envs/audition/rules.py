@@ -83,7 +83,6 @@ from parlour.envs.audition.constants import (
     K_PASS_LEFT,
     K_TAKE_NOW,
     MAX_NUMBER,
-    MAX_TWO_CAPACITY,
     NUM_ACTIONS,
     NUM_REMOVED_UNCERTAIN,
     PASS,
@@ -97,7 +96,6 @@ from parlour.envs.audition.constants import (
     PH_TURN,
     PHASES,
     PLACE_0,
-    SLOT_CAPACITY,
     SLOT_KINDS,
     TAKE_0,
     AuditionConfig,
@@ -111,8 +109,6 @@ from parlour.envs.audition.constants import (
 #: :mod:`parlour.envs.audition.constants` (re-exported above: ``rules`` is the one import)
 __all__ = ["AuditionState", "new_game", *constants.__all__]
 
-#: slot capacity by slot kind (of the full table; a state's own is ``AuditionState.capacities``)
-_CAPACITY: Final = tuple(MAX_TWO_CAPACITY if k == "max_two" else SLOT_CAPACITY for k in SLOT_KINDS)
 _BOOLS: Final = (bool, np.bool_)
 _INTS: Final = (int, np.integer)
 
