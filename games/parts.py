@@ -24,6 +24,7 @@ they load when training needs them, so ``parlour eval`` and ``parlour play`` nev
 | ``reset_source`` | ``function(env_options, seed, *, process=False, prefetch=None) -> source | None``: reset options prepared ahead of time; ``source()`` gives the next reset's options, ``source.close()`` stops it (Awkward Guests: prefetched cases, in a thread, or with ``process`` in a child process keeping ``prefetch`` ready) |
 | ``batched_vec_env`` | ``"module:function(cfg) -> VecEnv | None"``: the game's batched self-play env (``vec_env: batched``) |
 | ``multi_game`` | without a batched env of its own: ``vec_env: batched`` plays ``n_envs`` single-seat games in the trainer's process, network opponents decided in one forward pass (:mod:`parlour.train.multi_game`; Awkward Guests) |
+| ``data_source`` | ``function(env_options) -> dict``: where the run's games come from, recorded in ``report.json`` as ``data`` (Awkward Guests: the case bank, its SHA-256 and split, or the generated cases' level) |
 
 :class:`Evaluation`
 -------------------
@@ -144,6 +145,8 @@ class Training:
     batched_vec_env: str | None = None
     #: without ``batched_vec_env``: ``vec_env: batched`` runs many single-seat games in one process
     multi_game: bool = False
+    #: function(env_options) -> dict: where the games come from (``report.json`` ``data``)
+    data_source: Callable[[Mapping[str, Any]], dict[str, Any]] | None = None
 
     def __post_init__(self) -> None:
         for key in self.wrapper_options:

@@ -67,6 +67,7 @@ def run_report(
         "game": cfg.game_spec.name,
         "players": cfg.players,
         "game_options": cfg.game_options,
+        "data": data_source(cfg),
         "timesteps": int(timesteps),
         "train_wall_time_s": round(state.wall_time, 1),
         "train_steps_per_s": round(steps_per_s, 1),  # periodic evaluations excluded
@@ -78,6 +79,15 @@ def run_report(
         "history": state.history,
         "config": cfg.to_dict(),
     }
+
+
+def data_source(cfg: TrainConfig) -> dict[str, Any] | None:
+    """Where the run's games came from (the game's ``Training.data_source``; None: the game
+    does not say)."""
+    training = cfg.game_spec.training
+    if training is None or training.data_source is None:
+        return None
+    return training.data_source(cfg.game_spec.evaluation_options(cfg.game_options))
 
 
 def imitation_summary(run_dir: Path) -> dict[str, Any] | None:

@@ -64,7 +64,7 @@ from parlour.envs._checks import check_reset_options, check_seed, is_int, requir
 
 from . import actions as A
 from . import game as G
-from .env import RESET_OPTIONS, CaseSource, validate_common
+from .env import DEFAULT_CASE_SPLIT, RESET_OPTIONS, CaseSource, validate_common
 from .observation import ObservationEncoder
 from .render import render_table
 from .view import GuestsView, make_view
@@ -84,7 +84,7 @@ class AwkwardGuestsSoloEnv(gymnasium.Env):
 
     def __init__(
         self,
-        level: str = "easy",
+        level: str | None = None,
         cases: Any = "generated",
         observation_mode: str = "notebook",
         deck_size: int = 70,
@@ -92,12 +92,14 @@ class AwkwardGuestsSoloEnv(gymnasium.Env):
         render_mode: str | None = None,
         seer: bool = False,
         case_workers: int = 0,
+        case_bank: Any = None,
+        case_split: str = DEFAULT_CASE_SPLIT,
     ) -> None:
         super().__init__()
         validate_common(observation_mode, max_rounds, render_mode, seer)
         self.config = G.GuestsConfig(1, max_rounds)
-        self.cases = CaseSource(level, cases, deck_size, case_workers)
-        self.level = level
+        self.cases = CaseSource(level, cases, deck_size, case_workers, case_bank, case_split)
+        self.level = self.cases.level
         self.observation_mode = observation_mode
         self.render_mode = render_mode
         self.seer = seer
@@ -119,7 +121,7 @@ class AwkwardGuestsSoloEnv(gymnasium.Env):
         rng = self.np_random if seed is not None else copy.deepcopy(self.np_random)
         try:
             options = check_reset_options(options, RESET_OPTIONS)
-            game = self.cases.new_game(self.config, rng, options)
+            game = self.cases.new_game(self.config, rng, options, restart=seed is not None)
         except BaseException:
             self._np_random, self._np_random_seed = saved
             raise

@@ -25,7 +25,7 @@ import json
 import multiprocessing
 import queue
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -185,10 +185,25 @@ def guests_reset_source(
     """The Awkward Guests ``Training.reset_source``: a :class:`CasePool` seeded with ``seed``
     (called per reset, it gives ``{"case": next prefetched case}``), generating in a background
     thread, or with ``process`` in a child process keeping ``prefetch`` cases ready; ``None``
-    unless the env generates its cases (a fixed pool of classic or file cases needs no
-    generation)."""
-    if env_options.get("cases", "generated") != "generated":
-        return None
+    unless the env generates its cases (a fixed pool of classic or file cases, or a case bank,
+    needs no generation)."""
+    if env_options.get("cases", "generated") != "generated" or env_options.get("case_bank"):
+        return None  # (a bank's cases cost a decode, not a generation: the env deals them)
     more = {} if prefetch is None else {"prefetch": prefetch}
     level, deck_size = env_options.get("level", "easy"), env_options.get("deck_size", 70)
     return CasePool(level, deck_size, seed, process=process, **more)
+
+
+def guests_data_source(env_options: Mapping[str, Any]) -> dict[str, Any]:
+    """The Awkward Guests ``Training.data_source``: the case bank (its name or file, SHA-256,
+    level, split and the split's size), or the case source and level."""
+    from parlour.envs.awkward_guests.env import DEFAULT_CASE_SPLIT, CaseSource
+
+    source = CaseSource(
+        env_options.get("level"),
+        env_options.get("cases", "generated"),
+        env_options.get("deck_size", 70),
+        case_bank=env_options.get("case_bank"),
+        case_split=env_options.get("case_split", DEFAULT_CASE_SPLIT),
+    )
+    return source.describe()

@@ -65,7 +65,7 @@ from parlour.envs.awkward_guests.moves import (
 )
 from parlour.envs.awkward_guests.solution_blocks import next_part_choices
 from parlour.games import Game
-from parlour.games.guests.case_pool import guests_reset_source
+from parlour.games.guests.case_pool import guests_data_source, guests_reset_source
 from parlour.games.guests.deducer import DeducerAgent
 from parlour.games.guests.web import DEFAULT_LEVEL, GuestsWeb
 from parlour.games.parts import Column, Evaluation, Statistics, Training
@@ -335,6 +335,7 @@ GAME = Game(
         policy="parlour.games.guests.policy:GuestsPolicy",
         reset_source=guests_reset_source,
         multi_game=True,
+        data_source=guests_data_source,
     ),
     evaluation=Evaluation(statistics=GUESTS_STATISTICS),
     terminal=GuestsTerminal(),

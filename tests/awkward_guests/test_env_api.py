@@ -672,7 +672,7 @@ def test_player_view_is_read_only_cannot_reach_the_case():
 def test_constructor_bad_arguments_raise_value_error_naming_them():
     bad = {
         "num_players": [0, 9, "3", True, 2.5],
-        "level": ["impossible", None],
+        "level": ["impossible", 3],  # (None: the default, easy, or a case bank's level)
         "cases": ["nope", 3, []],
         "observation_mode": ["full"],
         "deck_size": [5, 1000, "70"],

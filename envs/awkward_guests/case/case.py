@@ -415,6 +415,31 @@ def case_from_json(d: Any, board: Board = WALTON) -> Case:
     return Case(level=level, seed=seed, solution=sol, world=world, cards=cards)
 
 
+def case_from_trusted_json(d: dict) -> Case:
+    """Build a :class:`Case` from JSON that was validated before (a case bank's, which its
+    checksum and proof vouch for: :mod:`.bank`), without validating it again: ~0.3 ms instead of
+    ~2 ms. The result equals :func:`case_from_json`'s for the same valid JSON (tested); a
+    ``dict`` a caller made up must go through :func:`case_from_json`."""
+    s, w = d["solution"], d["world"]
+    return Case(
+        level=d["level"],
+        seed=d["seed"],
+        solution=Solution(*(s[k] for k in _SOLUTION_KEYS)),
+        world=World(
+            start_rooms=w["start_rooms"],
+            locations=w["locations"],
+            route=tuple(w["route"]),
+            box_truths=w["box_truths"],
+            sightings=tuple(w["sightings"]),
+            alibis=w["alibis"],
+        ),
+        cards=tuple(
+            Card(c["id"], c["speaker"], tuple(c["facts"]), tuple(c["refs"]), c["value"], c["text"])
+            for c in d["cards"]
+        ),
+    )
+
+
 def load_case(path: str | Path, board: Board = WALTON) -> Case:
     """Read and validate a case file (a regular file of at most :data:`MAX_CASE_FILE_BYTES`:
     a folder, FIFO, device or larger file is a ``ValueError``, never a hang)."""

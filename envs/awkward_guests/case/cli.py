@@ -15,6 +15,9 @@ command                                                     what it does
                                                             as JSON)
 ``parlour case classic [--write]``                          list the 30 classic cases (``--write``
                                                             regenerates their files: maintainers)
+``parlour case bank build|info|show|check ...``             case banks: many verified cases in
+                                                            one file, with splits
+                                                            (:mod:`.bank_cli`)
 ==========================================================  ==================================
 
 A missing, malformed or inconsistent case file gives a one-line error on stderr and exit
@@ -31,6 +34,7 @@ import sys
 import textwrap
 from pathlib import Path
 
+from . import bank_cli
 from .board import WALTON
 from .case import LEVELS, Case, load_case
 from .classic import CLASSIC_CASES, classic_case_paths, classic_path, write_classic_cases
@@ -71,6 +75,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     k.add_argument(
         "--write", action="store_true", help="regenerate the classic case files (maintainers)"
     )
+    bank_cli.add_arguments(sub)
 
 
 def _error(msg: str) -> int:
@@ -170,6 +175,8 @@ def run(args: argparse.Namespace) -> int:
             if args.json:
                 Path(args.json).write_text(json.dumps(table, indent=1) + "\n", encoding="utf-8")
             return 0
+        if cmd == "bank":
+            return bank_cli.run(args)
         if cmd == "classic":
             if args.write:
                 for path in write_classic_cases():
@@ -184,4 +191,4 @@ def run(args: argparse.Namespace) -> int:
         return 0
     except (ValueError, OSError) as e:
         return _error(str(e).splitlines()[0] if str(e) else type(e).__name__)
-    return _error("choose an action: generate, show, check, stats or classic")
+    return _error("choose an action: generate, show, check, stats, classic or bank")
