@@ -34,6 +34,8 @@ Parameters
 | ``deck_size`` | 70 | cards per generated case, 24..200 |
 | ``max_rounds`` | 30 | 1..1000: the game is truncated after the Solution phase of that round (the bound keeps ``max_game_length`` an int) |
 | ``observation_mode`` | ``"notebook"`` | ``"notebook"``, ``"deduced"``, ``"deduced_choices"`` (the env's; the ``deduced`` modes run the deduction engine per observer: slower) |
+| ``case_bank`` | ``""`` (none) | a case bank's file or a shipped bank's name (a level): the game's case is the one ``reset(seed=S)`` deals from the bank, the first of the epoch ``S`` starts; ``level`` must be the bank's |
+| ``case_split`` | ``"train"`` | the bank's split to deal from |
 
 ``params_of_env(num_players, options)`` gives the parameters of the env
 ``awkward_guests_v1.env(num_players, **options)`` (``case_workers`` and ``render_mode`` change
@@ -124,9 +126,15 @@ import pyspiel
 from parlour.envs._checks import check_reset_options, is_int
 from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests import game as G
+from parlour.envs.awkward_guests.case.bank import open_bank
 from parlour.envs.awkward_guests.case.case import LEVELS
 from parlour.envs.awkward_guests.case.generator import MAX_DECK_SIZE, MIN_DECK_SIZE
-from parlour.envs.awkward_guests.env import CASE_SOURCES, RESET_OPTIONS, CaseSource
+from parlour.envs.awkward_guests.env import (
+    CASE_SOURCES,
+    DEFAULT_CASE_SPLIT,
+    RESET_OPTIONS,
+    CaseSource,
+)
 from parlour.envs.awkward_guests.observation import (
     N_SEATS,
     N_SLOTS,
@@ -166,6 +174,8 @@ DEFAULT_PARAMS: dict[str, Any] = {
     "deck_size": 70,
     "max_rounds": G.DEFAULT_MAX_ROUNDS,
     "observation_mode": "notebook",
+    "case_bank": "",
+    "case_split": DEFAULT_CASE_SPLIT,
 }
 
 #: the env seed: SEED_DIGITS chance nodes of SEED_BASE outcomes (a byte each, little-endian)
@@ -199,6 +209,8 @@ class GuestsSettings:
     deck_size: int
     max_rounds: int
     observation_mode: str
+    case_bank: str = ""
+    case_split: str = DEFAULT_CASE_SPLIT
 
     @property
     def engine_config(self) -> G.GuestsConfig:
@@ -231,6 +243,8 @@ def config_of(params: dict[str, Any]) -> GuestsSettings:
             f"{GAME_NAME}: unknown parameter(s) {unknown}; parameters: {sorted(DEFAULT_PARAMS)}"
         )
     p = {**DEFAULT_PARAMS, **params}
+    if not isinstance(p["case_bank"], str) or not isinstance(p["case_split"], str):
+        raise _bad("case_bank and case_split", "strings", (p["case_bank"], p["case_split"]))
     return GuestsSettings(
         players=_int_param(p, "players", G.MIN_PLAYERS, G.MAX_PLAYERS),
         level=_choice_param(p, "level", tuple(LEVELS)),
@@ -238,17 +252,28 @@ def config_of(params: dict[str, Any]) -> GuestsSettings:
         deck_size=_int_param(p, "deck_size", MIN_DECK_SIZE, MAX_DECK_SIZE),
         max_rounds=_int_param(p, "max_rounds", 1, MAX_ROUNDS_LIMIT),
         observation_mode=_choice_param(p, "observation_mode", OBSERVATION_MODES),
+        case_bank=p["case_bank"],
+        case_split=p["case_split"],
     )
 
 
 #: the env's options that are game parameters (same name), and those that change no game
-_ENV_PARAMS = ("level", "cases", "observation_mode", "deck_size", "max_rounds")
+_ENV_PARAMS = (
+    "level",
+    "cases",
+    "observation_mode",
+    "deck_size",
+    "max_rounds",
+    "case_bank",
+    "case_split",
+)
 _ENV_NO_GAME = ("case_workers", "render_mode")
 
 
 def params_of_env(num_players: int, options: dict[str, Any]) -> dict[str, Any]:
     """The game parameters of the PettingZoo env ``awkward_guests_v1.env(num_players,
-    **options)``: ``level``, ``cases`` (``generated`` / ``classic``), ``observation_mode``,
+    **options)``: ``level`` (a case bank's, when only the bank is given), ``cases`` (``generated``
+    / ``classic``), ``case_bank``, ``case_split``, ``observation_mode``,
     ``deck_size``, ``max_rounds``; ``case_workers`` and ``render_mode`` change no game and are
     left out; anything else (``seer``, case files) has no game parameter: ``ValueError``."""
     unknown = sorted(set(options) - set(_ENV_PARAMS) - set(_ENV_NO_GAME))
@@ -260,7 +285,14 @@ def params_of_env(num_players: int, options: dict[str, Any]) -> dict[str, Any]:
             f"params_of_env: cases must be one of {list(CASE_SOURCES)} (case files are no "
             f"{GAME_NAME} parameter), got {cases!r}"
         )
-    return {"players": num_players, **{k: options[k] for k in _ENV_PARAMS if k in options}}
+    params = {"players": num_players, **{k: options[k] for k in _ENV_PARAMS if k in options}}
+    if options.get("case_bank") is not None and "level" not in options:
+        params["level"] = open_bank(options["case_bank"]).level  # (the env plays the bank's)
+    if params.get("case_bank") is None:
+        params.pop("case_bank", None)
+    elif not isinstance(params["case_bank"], str):
+        params["case_bank"] = str(params["case_bank"])  # (a path)
+    return params
 
 
 def max_game_length(players: int, max_rounds: int) -> int:
@@ -342,13 +374,19 @@ class _Dealer:
 
     def __init__(self, settings: GuestsSettings) -> None:
         self.config = settings.engine_config
-        self.source = CaseSource(settings.level, settings.cases, settings.deck_size)
+        self.source = CaseSource(
+            settings.level,
+            settings.cases,
+            settings.deck_size,
+            case_bank=settings.case_bank or None,
+            case_split=settings.case_split,
+        )
 
     def deal(self, seed: int, options: dict[str, Any] | None = None) -> G.GuestsState:
         """The env's ``reset(seed=seed, options=options)`` deal."""
         options = check_reset_options(options, RESET_OPTIONS)
         rng = np.random.default_rng(seed)
-        engine = self.source.new_game(self.config, rng, options)
+        engine = self.source.new_game(self.config, rng, options, restart=True)
         engine.rng = _LazyRng(rng.bit_generator.state)
         return engine
 

@@ -325,6 +325,8 @@ GAME = Game(
         (5, {"level": "medium", "observation_mode": "deduced_choices"}),
         (6, {"cases": "classic"}),
         (8, {"level": "hard"}),
+        (1, {"case_bank": "easy"}),
+        (4, {"case_bank": "medium", "case_split": "test"}),
     ),
     hidden_redeal=redeal,
     training=Training(
