@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.parlour-installed
 PYTEST_ARGS ?=
 
-.PHONY: run test test-slow bench lint format clean chromium layers
+.PHONY: run test test-slow bench lint format clean chromium layers banks
 
 $(STAMP): pyproject.toml setup.py constraints.txt parlour.pth
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -50,6 +50,15 @@ lint: $(STAMP)
 # the import graph's numbers and the picture of the layers of .importlinter, drawn from it
 layers: $(STAMP)
 	$(PY) tools/layers.py --svg docs/images/layers.svg --json docs/layers.json
+
+# the shipped case banks (maintainers): 300 verified cases per level, splits train/val/test
+# 70/15/15, seed 0; the files depend only on these arguments (docs/case_banks.md)
+BANK_LEVELS := beginner very_easy easy medium hard very_hard expert
+BANK_DIR    := envs/awkward_guests/case/banks
+banks: $(STAMP)
+	for level in $(BANK_LEVELS); do \
+	  $(VENV)/bin/parlour case bank build $(BANK_DIR)/$$level.agbank --level $$level --count 300 \
+	    --seed 0 --splits train=0.7,val=0.15,test=0.15 --workers 2 || exit 1; done
 
 format: $(STAMP)
 	$(VENV)/bin/ruff format .

@@ -30,10 +30,12 @@ while not done:
 | Render modes | ``"ansi"``, ``"human"`` (prints the text), ``"rgb_array"`` (a ``(940, 1280, 3)`` ``uint8`` picture of the table: :mod:`parlour.envs.awkward_guests.picture`); SB3's ``make_vec_env("parlour/AwkwardGuestsSolo-v1")`` asks for ``"rgb_array"`` |
 | Info | ``phase``, ``action_mask``; at the end also ``result`` (``win``/``loss``/``truncated``; absent after an illegal action), ``rounds`` (the round it ended in), ``solved`` (a correct accusation) and ``is_success`` (= ``solved``, read by SB3's ``Monitor`` / logger) |
 
-Arguments: ``level="easy"``, ``cases="generated" | "classic" | [paths]``,
-``observation_mode="notebook" | "deduced" | "deduced_choices"``, ``deck_size=70``, ``max_rounds=30``,
-``render_mode=None | "ansi" | "human" | "rgb_array"``, ``seer=False``, ``case_workers=0`` (as for the
-AEC env).
+Arguments: ``level=None`` (``easy``, or a case bank's level), ``cases="generated" | "classic" |
+[paths]``, ``observation_mode="notebook" | "deduced" | "deduced_choices"``, ``deck_size=70``,
+``max_rounds=30``, ``render_mode=None | "ansi" | "human" | "rgb_array"``, ``seer=False``,
+``case_workers=0``, ``case_bank=None`` (a bank file or a shipped bank's name: the cases are dealt
+from it), ``case_split="train"`` (as for the AEC env: a seeded reset starts an epoch of the
+split, the unseeded resets after it deal each of its cases once).
 
 Rulings: an **illegal action** does not raise; it ends the episode with reward ``−1``
 (``terminated=True``, ``info["illegal_action"] = True``), so Gymnasium's ``check_env`` (which

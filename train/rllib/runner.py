@@ -73,7 +73,7 @@ from parlour.train.rllib.checkpoints import (
     save_checkpoint,
 )
 from parlour.train.rllib.league import LEARNER, map_slot, snapshot_ids, take_snapshot
-from parlour.train.run_report import MIN_DURATION_S
+from parlour.train.run_report import MIN_DURATION_S, data_source
 
 #: the run's final checkpoint (the agent ``rllib:runs/NAME/checkpoint``)
 FINAL = "checkpoint"
@@ -508,6 +508,7 @@ def _report(s: Session, where: str, eval_time: float, final: dict[str, Any]) -> 
         "game": cfg.game_spec.name,
         "players": cfg.players,
         "game_options": cfg.game_options,
+        "data": data_source(cfg),
         "backend": "rllib",
         "ray_address": where,
         "num_env_runners": cfg.rllib.num_env_runners,
