@@ -129,12 +129,8 @@ from parlour.envs.awkward_guests import game as G
 from parlour.envs.awkward_guests.case.bank import open_bank
 from parlour.envs.awkward_guests.case.case import LEVELS
 from parlour.envs.awkward_guests.case.generator import MAX_DECK_SIZE, MIN_DECK_SIZE
-from parlour.envs.awkward_guests.env import (
-    CASE_SOURCES,
-    DEFAULT_CASE_SPLIT,
-    RESET_OPTIONS,
-    CaseSource,
-)
+from parlour.envs.awkward_guests.case_source import CASE_SOURCES, DEFAULT_CASE_SPLIT, CaseSource
+from parlour.envs.awkward_guests.env import RESET_OPTIONS
 from parlour.envs.awkward_guests.observation import (
     N_SEATS,
     N_SLOTS,

@@ -66,7 +66,8 @@ from parlour.envs._checks import check_reset_options, check_seed, is_int, requir
 
 from . import actions as A
 from . import game as G
-from .env import DEFAULT_CASE_SPLIT, RESET_OPTIONS, CaseSource, validate_common
+from .case_source import DEFAULT_CASE_SPLIT, CaseSource
+from .env import RESET_OPTIONS, validate_common
 from .observation import ObservationEncoder
 from .render import render_table
 from .view import GuestsView, make_view

@@ -107,7 +107,7 @@ class CasePool:
         background: bool = True,
         process: bool = False,
     ) -> None:
-        from parlour.envs.awkward_guests.env import CaseSource
+        from parlour.envs.awkward_guests.case_source import CaseSource
 
         CaseSource(level, "generated", deck_size)  # checks level and deck_size (ValueError)
         if isinstance(prefetch, bool) or not isinstance(prefetch, int) or prefetch < 1:
@@ -197,7 +197,7 @@ def guests_reset_source(
 def guests_data_source(env_options: Mapping[str, Any]) -> dict[str, Any]:
     """The Awkward Guests ``Training.data_source``: the case bank (its name or file, SHA-256,
     level, split and the split's size), or the case source and level."""
-    from parlour.envs.awkward_guests.env import DEFAULT_CASE_SPLIT, CaseSource
+    from parlour.envs.awkward_guests.case_source import DEFAULT_CASE_SPLIT, CaseSource
 
     source = CaseSource(
         env_options.get("level"),
