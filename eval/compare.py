@@ -20,6 +20,7 @@ table is printed.
 | :func:`check_values` | builds the tournament's env and agents for every value before any game is played (a value the game refuses fails here) |
 | :func:`comparison_result` | the ``compare.json`` dictionary from the runs' results |
 | :func:`comparison_markdown`, :func:`print_comparison`, :func:`write_comparison` | ``compare.md``, the terminal table, the files |
+| :func:`share_cell`, :func:`mean_cell`, :func:`estimate_cell` | the table's cells (``tools/generalization.py`` builds its table with them) |
 
 The table: one row per agent; the seat-games it held in each run (the same for every value), then
 for each number the values side by side: the win rate (solo: the solve rate) with its Wilson 95%
@@ -196,12 +197,14 @@ def comparison_result(
 # -- rendering -------------------------------------------------------------------------------------
 
 
-def _share(value: float, ci: Sequence[float] | None) -> str:
+def share_cell(value: float, ci: Sequence[float] | None) -> str:
+    """A share and its interval as a cell: ``61.0% [56.1, 65.7]`` (the interval in %)."""
     interval = "" if ci is None else f" [{100 * ci[0]:.1f}, {100 * ci[1]:.1f}]"
     return f"{100 * value:.1f}%{interval}"
 
 
-def _mean(value: float, ci: Sequence[float] | None) -> str:
+def mean_cell(value: float, ci: Sequence[float] | None) -> str:
+    """A mean and its interval as a cell: ``5.31 [5.02, 5.60]``."""
     interval = "" if ci is None else f" [{ci[0]:.2f}, {ci[1]:.2f}]"
     return f"{value:.2f}{interval}"
 
@@ -210,7 +213,7 @@ def estimate_cell(estimate: Estimate, entry: Mapping[str, Any] | None) -> str:
     """The cell of one estimate entry: the value, its interval, and ``of n`` (``—``: none)."""
     if entry is None or entry["value"] is None:
         return "—" + (" of 0" if estimate.counts else "")
-    text = (_share if estimate.share else _mean)(entry["value"], entry["ci95"])
+    text = (share_cell if estimate.share else mean_cell)(entry["value"], entry["ci95"])
     return text + (f" of {entry['n']}" if estimate.counts else "")
 
 
@@ -239,7 +242,7 @@ def comparison_rows(compared: Mapping[str, Any], spec: Game) -> list[list[str]]:
         cells = [row["by_value"][v] for v in values]
         counts = sorted({c["games"] for c in cells})  # (the same for every value)
         line = [row["spec"], " / ".join(str(n) for n in counts)]
-        line += [_share(c["win_rate"], c["ci95"]) for c in cells]
+        line += [share_cell(c["win_rate"], c["ci95"]) for c in cells]
         for e in estimates:
             line += [estimate_cell(e, c["estimates"].get(e.key)) for c in cells]
         rows.append(line)
