@@ -191,7 +191,8 @@ def run_comparison(
             folder = comparison.folder(label)
             result = play(args, spec, opts, desc=folder)
             paths += write_run(args, spec, result, out / folder)
-            print_table(result, title=f"{folder}: {result['games']} games", spec=spec)
+            title = f"{folder}: {result['games']} games ({result['wall_time_s']:.0f} s)"
+            print_table(result, title=title, spec=spec)
             results.append(result)
     except (ValueError, FileNotFoundError) as exc:
         print(f"parlour eval: {exc}", file=sys.stderr)

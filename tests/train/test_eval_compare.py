@@ -112,7 +112,11 @@ def test_each_value_is_the_separate_run(tmp_path, capsys, argv, players):
 def test_audition_compares_without_statistics(tmp_path):
     out = tmp_path / "cmp"
     argv = ["eval", "--game", "audition", "--agents", "audition.greedy", "random"]
-    assert _eval([*argv, "--compare", "action_cards=0,2", "--out", str(out)]) == 0
+    compare = ["--compare", "action_cards=0,2", "--save-replays", "1", "--out", str(out)]
+    assert _eval([*argv, *compare]) == 0
+    for value in ("0", "2"):  # each run's replays in its folder
+        replay = _json(out / f"action_cards={value}" / "replays" / "replay_0000.json")
+        assert replay["options"]["action_cards"] == int(value)
     compared = _json(out / "compare.json")
     assert [r["option"] for r in compared["runs"]] == [0, 2]  # read as YAML
     assert comparison_headers(compared, get_game("audition")) == [
