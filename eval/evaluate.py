@@ -3,6 +3,7 @@
 ```
 parlour eval --game audition --players 2 --agents ppo:runs/audition_2p/model.safetensors audition.greedy --games 2000
 parlour eval --game guests --players 1 --agents guests.deducer random --games 200 --option level=medium
+parlour eval --game guests --players 2 --agents ppo:guests-2p-easy guests.deducer --option case_bank=easy --compare case_split=train,test --games 400
 ```
 
 | option | meaning |
@@ -16,6 +17,7 @@ parlour eval --game guests --players 1 --agents guests.deducer random --games 20
 | ``--workers`` | processes, 1..256 (default: one per core) |
 | ``--out`` | output folder (default ``runs/eval/<game>_<players>p_<time>``) |
 | ``--overwrite`` | write into an existing non-empty ``--out`` (only ``eval.*`` and ``replays/replay_*.json`` are replaced; without it such a folder is refused before any game is played, and left as it was) |
+| ``--compare KEY=V1,V2[,...]`` | play the same tournament (agents, seed, games, workers) once per value of game option ``KEY`` (``--option KEY=V`` added; each value read as YAML): each run's files in ``<out>/KEY=V/``, the values side by side in ``<out>/compare.json`` and ``compare.md`` and printed (:mod:`parlour.eval.compare`). Refused before any game: fewer than 2 values, a repeated or empty one, one that is not YAML, ``KEY`` also given as ``--option``, a value the game refuses |
 | ``--save-replays K`` | also write the first ``K`` games as replays, ``<out>/replays/replay_KKKK.json`` (:mod:`parlour.eval.replay`; watch them with ``parlour serve --replays <out>/replays``) |
 
 Writes ``eval.json`` (format of :mod:`parlour.eval.tournament`; strict JSON, a number that is
@@ -26,6 +28,12 @@ written under a temporary name and moved into place.
 The table (printed and in ``eval.md``) has one row per agent: games, wins, win rate, 95% CI,
 mean score, mean reward, and the game's own columns (its ``Game.evaluation.statistics``; Awkward Guests:
 ``solved``, ``rounds to solve``, ``wrong acc.``, see :mod:`parlour.games.guests.plugin`).
+
+With ``--compare`` the table is one row per agent with, for each value side by side, the win rate
+(solo: solve rate) with its Wilson 95% interval and the game's numbers with their 95% intervals
+(its ``Statistics.estimates``; Awkward Guests: solved, rounds to solve, wrong accusations), as
+:mod:`parlour.eval.compare` describes; ``--overwrite`` then also replaces ``compare.*`` and the
+runs' folders' ``eval.*``.
 """
 
 from __future__ import annotations
@@ -35,6 +43,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from parlour.games.arguments import (
     game_argument,
@@ -76,12 +85,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="K",
         help="write the first K games as replays",
     )
+    parser.add_argument(
+        "--compare",
+        default=None,
+        metavar="KEY=V1,V2",
+        help="play the tournament once per value of game option KEY, side by side",
+    )
     trust_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     from parlour.eval.report import check_out, print_table
-    from parlour.eval.tournament import run_tournament
 
     spec = args.game  # (resolved by the argument parser: game_argument)
     if args.save_replays < 0:
@@ -91,23 +105,50 @@ def run(args: argparse.Namespace) -> int:
         return 2
     stamp = time.strftime("%Y%m%d-%H%M%S")
     out = Path(args.out or f"runs/eval/{spec.name}_{args.players}p_{stamp}")
-    check_out(out, args.overwrite, "the evaluation's files")  # (before any game is played)
     try:
         options = parse_options(args.option)
-        result = run_tournament(
-            spec,
-            args.players,
-            args.agents,
-            args.games,
-            seed=args.seed,
-            game_options=options,
-            workers=args.workers,
-            progress=not args.no_progress,
-            trust=args.trust_model,
-        )
+        comparison = None
+        if args.compare is not None:
+            from parlour.eval.compare import parse_compare
+
+            comparison = parse_compare(args.compare, options)
+    except ValueError as exc:
+        print(f"parlour eval: {exc}", file=sys.stderr)
+        return 2
+    check_out(out, args.overwrite, "the evaluation's files")  # (before any game is played)
+    if comparison is not None:
+        return run_comparison(args, spec, out, options, comparison)
+    try:
+        result = play(args, spec, options)
     except (ValueError, FileNotFoundError) as exc:
         print(f"parlour eval: {exc}", file=sys.stderr)
         return 2
+    paths = write_run(args, spec, result, out)
+    print_table(result, spec=spec)
+    print("wrote " + ", ".join(str(p) for p in paths))
+    return 0
+
+
+def play(args: argparse.Namespace, spec: Any, options: dict[str, Any], desc: str = "eval") -> dict:
+    """The tournament the arguments ask for, with the game options ``options``."""
+    from parlour.eval.tournament import run_tournament
+
+    return run_tournament(
+        spec,
+        args.players,
+        args.agents,
+        args.games,
+        seed=args.seed,
+        game_options=options,
+        workers=args.workers,
+        progress=not args.no_progress,
+        desc=desc,
+        trust=args.trust_model,
+    )
+
+
+def write_run(args: argparse.Namespace, spec: Any, result: dict, out: Path) -> list[Path]:
+    """A run's files in ``out``: ``eval.*`` and, with ``--save-replays``, the replays."""
     paths = write_results_safely(result, out, spec)
     if args.save_replays:
         from parlour.eval.replay import save_tournament_replays
@@ -124,7 +165,41 @@ def run(args: argparse.Namespace) -> int:
                 trust=args.trust_model,
             )[0].parent
         )
-    print_table(result, spec=spec)
+    return paths
+
+
+def run_comparison(
+    args: argparse.Namespace, spec: Any, out: Path, options: dict[str, Any], comparison: Any
+) -> int:
+    """``--compare``: the tournament once per value, each run's files in ``OUT/KEY=VALUE``, then
+    ``compare.json`` / ``compare.md`` (:mod:`parlour.eval.compare`)."""
+    from parlour.eval.compare import (
+        check_values,
+        comparison_result,
+        print_comparison,
+        write_comparison,
+    )
+    from parlour.eval.report import print_table
+
+    # (a value the game or an agent refuses: one line, exit 2, before any game is played)
+    check_values(
+        spec, args.players, args.agents, options, comparison, args.seed, trust=args.trust_model
+    )
+    results, paths = [], []
+    try:
+        for label, opts in comparison.runs(options):
+            folder = comparison.folder(label)
+            result = play(args, spec, opts, desc=folder)
+            paths += write_run(args, spec, result, out / folder)
+            title = f"{folder}: {result['games']} games ({result['wall_time_s']:.0f} s)"
+            print_table(result, title=title, spec=spec)
+            results.append(result)
+    except (ValueError, FileNotFoundError) as exc:
+        print(f"parlour eval: {exc}", file=sys.stderr)
+        return 2
+    compared = comparison_result(comparison, results)
+    paths += write_comparison(compared, out, spec)
+    print_comparison(compared, spec)
     print("wrote " + ", ".join(str(p) for p in paths))
     return 0
 

@@ -34,6 +34,7 @@ The result (the JSON of ``parlour eval``):
 | ``agents[i].spec``, ``games``, ``wins``, ``win_rate``, ``ci95``, ``mean_score``, ``mean_reward``, ``win_rate_by_seat`` | per kind, over its seat-games (see above; ``mean_score`` ``null`` if the game has no scores) |
 | ``mean_<key>`` | per ``key`` of the game's ``stats.game_keys``: its mean over the games (Awkward Guests: ``mean_rounds``) |
 | the game's own keys | from its :class:`~parlour.games.parts.Statistics`: per kind (``agent_stats``) and per tournament (``tournament_stats``); e.g. Awkward Guests' ``solved``, ``mean_rounds``, ``wrong_accusations``, ``accusations`` (:mod:`parlour.games.guests.plugin`) |
+| ``agents[i].estimates`` | the game's numbers with 95% intervals (its ``Statistics.agent_estimates``; a game without any has no key): ``{key: {"value", "ci95", "n"}}`` (:mod:`parlour.games.intervals`); Awkward Guests: ``solved``, ``mean_rounds``, ``wrong_accusations``. ``parlour eval --compare`` tabulates them |
 
 The game's statistics come from the env's ``results()`` at the end of each game: ``stats.game_keys`` (numbers, in
 :attr:`~parlour.games.stepping.GameRecord.extras`) and ``stats.seat_keys`` (per-agent numbers, in
@@ -89,30 +90,17 @@ from parlour.agents.factory import check_agents_fit, make_agent
 from parlour.errors import UserError
 from parlour.eval.lockstep import LockstepStepper
 from parlour.games import Game, make_raw_env, require_game
+from parlour.games.intervals import wilson_interval
 from parlour.games.stepping import GameRecord, Job, Lockstep, PerGameStepper, Stepper
 from parlour.limits import MAX_ARRANGEMENTS, MAX_GAMES, MAX_WORKERS
 from parlour.models import seat_options
 from parlour.safe_stop import workers_ignore_interrupts
 
-Z95 = 1.959963984540054
 #: set this environment variable to play every game per game (no ``batched_tournament`` hook)
 NO_BATCH_ENV = "PARLOUR_NO_BATCHED_EVAL"
 #: games handed to the worker pool at once (its task feeder queues everything it is given, so a
 #: tournament is fed in windows: the queue does not grow with the games)
 POOL_WINDOW = 1 << 16
-
-
-def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval of a binomial proportion (``successes`` may be fractional)."""
-    if n <= 0:
-        return (0.0, 1.0)
-    p = successes / n
-    denom = 1.0 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    lo = 0.0 if successes <= 0 else max(0.0, centre - half)  # (exact ends, no rounding)
-    hi = 1.0 if successes >= n else min(1.0, centre + half)
-    return (lo, hi)
 
 
 def count_arrangements(num_kinds: int, players: int) -> int:
@@ -394,6 +382,10 @@ def summarize(
         }
         for i, spec in enumerate(specs)
     ]
+    for i, agent in enumerate(agents):
+        estimates = game_spec.evaluation.statistics.agent_estimates(records, i)
+        if estimates:  # (a game without estimates gets no key)
+            agent["estimates"] = estimates
     result: dict[str, Any] = {
         "game": game_spec.name,
         "players": players,

@@ -40,6 +40,7 @@ they load when training needs them, so ``parlour eval`` and ``parlour play`` nev
 | ``agent_stats(records, kind)``, ``tournament_stats(records)`` | the tournament result: per agent kind, and overall |
 | ``agent_keys``, ``log_keys`` | training: the keys the learner's summaries keep, and those logged at each periodic evaluation |
 | ``report_columns(solo)`` (``columns``), ``note``, ``solo_note``, ``solve_rate`` | the reports: extra table columns and the words around them |
+| ``estimates`` (:class:`Estimate`), ``agent_estimates(records, kind)`` | the numbers shown with 95% intervals: the tournament result's ``agents[i].estimates`` (estimate entries of :mod:`parlour.games.intervals`: a share's Wilson interval, a mean's ``mean ± 1.96·sd/√n``) and the columns of ``parlour eval --compare`` (:mod:`parlour.eval.compare`), with ``estimates_note`` under them |
 """
 
 from __future__ import annotations
@@ -72,6 +73,22 @@ class Column:
 
 
 @dataclass(frozen=True)
+class Estimate:
+    """One of a game's per-agent numbers shown with its 95% interval (``parlour eval
+    --compare``): the agent entry's ``estimates[key]``, an estimate entry
+    (:mod:`parlour.games.intervals`)."""
+
+    key: str
+    header: str
+    #: a share, shown as a percentage (else a mean, shown as a number)
+    share: bool = True
+    #: what its ``n`` counts, shown in the cell as "of n <counts>" ("": not shown)
+    counts: str = ""
+    #: also in the solo tables (False: it repeats the solve rate there)
+    solo: bool = True
+
+
+@dataclass(frozen=True)
 class Statistics:
     """A game's own numbers in tournaments, training logs and reports (this base has none).
 
@@ -97,6 +114,10 @@ class Statistics:
     solo_note: str = ""
     #: what the solve rate of a solo game counts (the heading of a solo training report)
     solve_rate: str = "share of games won"
+    #: the numbers :meth:`agent_estimates` gives, in the order of the comparison tables
+    estimates: tuple[Estimate, ...] = ()
+    #: the note printed under a comparison table that has the estimates (explaining them)
+    estimates_note: str = ""
 
     def agent_stats(self, records: Sequence[GameRecord], kind: int) -> dict[str, Any]:
         """The numbers of agent kind ``kind`` over the seats it held in ``records``."""
@@ -105,6 +126,15 @@ class Statistics:
     def tournament_stats(self, records: Sequence[GameRecord]) -> dict[str, Any]:
         """Numbers of the whole tournament (besides the ``mean_<game key>`` averages)."""
         return {}
+
+    def agent_estimates(self, records: Sequence[GameRecord], kind: int) -> dict[str, Any]:
+        """Per key of :attr:`estimates`, the estimate entry (``{"value", "ci95", "n"}``,
+        :mod:`parlour.games.intervals`) of agent kind ``kind`` over the seats it held."""
+        return {}
+
+    def estimate_columns(self, solo: bool) -> tuple[Estimate, ...]:
+        """The estimates of a comparison table (``solo``: each agent alone)."""
+        return tuple(e for e in self.estimates if e.solo or not solo)
 
     def report_columns(self, solo: bool) -> tuple[Column, ...]:
         """The columns of a table (``solo``: the learner and baselines each alone)."""

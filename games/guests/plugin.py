@@ -39,6 +39,12 @@ accusations, i.e. rounds to a correct solution; ``null``: never solved); the res
 numbers come from the env's ``results()`` at the end of a game (``rounds``; per agent ``accusations``,
 ``wrong_accusations``, ``solved``). Tables add the columns :data:`GUESTS_HEADERS` (solo:
 :data:`SOLO_HEADERS`, where "solved" is the solve rate itself).
+
+The same three numbers come with 95% intervals in each agent entry's ``estimates``
+(:meth:`GuestsStatistics.agent_estimates`; the columns of ``parlour eval --compare``): ``solved``
+(Wilson, over its seat-games), ``mean_rounds`` (``mean ± 1.96·sd/√n`` over the rounds of the
+seat-games it solved, from each game's ``rounds``) and ``wrong_accusations`` (Wilson, over its
+accusations), each with its ``n``.
 """
 
 from __future__ import annotations
@@ -68,7 +74,8 @@ from parlour.games import Game
 from parlour.games.guests.case_pool import guests_data_source, guests_reset_source
 from parlour.games.guests.deducer import DeducerAgent
 from parlour.games.guests.web import DEFAULT_LEVEL, GuestsWeb
-from parlour.games.parts import Column, Evaluation, Statistics, Training
+from parlour.games.intervals import mean_estimate, share_estimate
+from parlour.games.parts import Column, Estimate, Evaluation, Statistics, Training
 from parlour.games.stepping import GameRecord
 from parlour.games.ui import Move, TerminalUI
 
@@ -181,10 +188,20 @@ class GuestsStatistics(Statistics):
         "accusations that were wrong, of how many were made (an accusation ends a solo game)."
     )
     solve_rate: str = "share of games solved by a correct accusation"
+    estimates: tuple[Estimate, ...] = (
+        Estimate("solved", "solved", solo=False),  # (solo: the solve rate itself)
+        Estimate("mean_rounds", "rounds to solve", share=False, counts="solves"),
+        Estimate("wrong_accusations", "wrong acc.", counts="accusations"),
+    )
+    estimates_note: str = (
+        "solved: share of the agent's seat-games it won by a correct accusation (Wilson 95% "
+        "interval); rounds to solve: mean round of its correct accusations, over the seat-games "
+        "it solved (mean ± 1.96·sd/√n); wrong acc.: share of its accusations that were wrong "
+        "(Wilson 95% interval over the accusations)."
+    )
 
     def agent_stats(self, records: Sequence[GameRecord], kind: int) -> dict[str, Any]:
-        seats = [(rec, s) for rec in records for s, k in enumerate(rec.kinds) if k == kind]
-        stats = [rec.seat_stats[s] if rec.seat_stats else {} for rec, s in seats]
+        seats, stats = _seats(records, kind)
         made = sum(st.get("accusations", 0.0) for st in stats)
         wrong = sum(st.get("wrong_accusations", 0.0) for st in stats)
         solved = sum(st.get("solved", 0.0) for st in stats)
@@ -204,6 +221,31 @@ class GuestsStatistics(Statistics):
         made = sum(s.get("accusations", 0.0) for rec in records for s in rec.seat_stats)
         wrong = sum(s.get("wrong_accusations", 0.0) for rec in records for s in rec.seat_stats)
         return {"wrong_accusations": wrong / made if made else None}
+
+    def agent_estimates(self, records: Sequence[GameRecord], kind: int) -> dict[str, Any]:
+        seats, stats = _seats(records, kind)
+        made = sum(st.get("accusations", 0.0) for st in stats)
+        wrong = sum(st.get("wrong_accusations", 0.0) for st in stats)
+        solved = sum(st.get("solved", 0.0) for st in stats)
+        # the rounds of the seat-games it solved (a correct accusation ends the game)
+        rounds = [
+            rec.extras.get("rounds", 0.0)
+            for (rec, _), st in zip(seats, stats, strict=True)
+            if st.get("solved", 0.0)
+        ]
+        return {
+            "solved": share_estimate(solved, len(seats)),
+            "mean_rounds": mean_estimate(rounds),
+            "wrong_accusations": share_estimate(wrong, int(round(made))),
+        }
+
+
+def _seats(
+    records: Sequence[GameRecord], kind: int
+) -> tuple[list[tuple[GameRecord, int]], list[Mapping[str, float]]]:
+    """The (record, seat) pairs agent kind ``kind`` held, and their seat statistics."""
+    seats = [(rec, s) for rec in records for s, k in enumerate(rec.kinds) if k == kind]
+    return seats, [rec.seat_stats[s] if rec.seat_stats else {} for rec, s in seats]
 
 
 GUESTS_STATISTICS = GuestsStatistics()

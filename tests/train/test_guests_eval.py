@@ -125,7 +125,7 @@ def test_summarize_aggregates_known_guests_numbers():
     assert a["mean_rounds"] == pytest.approx(3.0) and b["mean_rounds"] == pytest.approx(6.0)
     assert r["mean_rounds"] == pytest.approx((3 + 5 + 7 + 2) / 4)
     assert r["wrong_accusations"] == pytest.approx(2 / 5)
-    assert set(a) == AUDITION_AGENT_KEYS | GUESTS_AGENT_KEYS
+    assert set(a) == AUDITION_AGENT_KEYS | GUESTS_AGENT_KEYS | {"estimates"}
     json.dumps(r)  # plain JSON types
 
 
