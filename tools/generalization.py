@@ -17,11 +17,12 @@ case_split=train,test`` commands on the shipped bank of the model's level
 | the control | ``guests.deducer`` in every seat (solo: alone). The deducer reasons from the rules and the cards it has seen: it cannot have memorised the training cases, so a difference between its train and test numbers is a difference between the splits, not overfitting | the same deals as the model's run (its deal count: one seat arrangement per deal) |
 
 Each split is played on the same seeds (``--seed``); within a split the model and the control
-play the same deals. The bank's splits are disjoint (``parlour case bank info``). The shipped
-models were trained on generated cases, before banks: neither split was seen in training, so
-for them the table says whether their play holds across the bank's splits (a model trained
-with ``case_split: train`` gets its held-out test from the same two commands; the control
-measures how much the splits themselves differ).
+play the same deals. The bank's splits are disjoint (``parlour case bank info``). The table's
+"trained on" column says what the model saw: most shipped models were trained on generated
+cases, before banks, so neither split was seen in training and the table says whether their
+play holds across the bank's splits; ``guests-2p-easy-bank`` was trained on the easy bank's
+train split only (``configs/guests_2p_easy_bank.yaml``), so its test column is a held-out test
+(the control measures how much the splits themselves differ).
 
 It writes ``OUT`` (Markdown: the table, what its columns mean, the exact commands with their
 wall times) and ``OUT`` with the suffix ``.json`` (every row's numbers, the commands, the wall
@@ -44,6 +45,7 @@ from typing import Any
 
 from parlour._files import write_atomic
 from parlour.apps.cli import main as parlour_main
+from parlour.envs.awkward_guests.case_source import DEFAULT_CASE_SPLIT
 from parlour.eval.compare import estimate_cell, share_cell
 from parlour.eval.report import strict_json
 from parlour.eval.tournament import arrangements
@@ -79,11 +81,21 @@ def level_of(model: ShippedModel) -> str:
     return str(model.game_options.get("level", DEFAULT_LEVEL))
 
 
+def trained_on(model: ShippedModel) -> str:
+    """What the model's training dealt: a bank's split, or generated cases."""
+    options = model.game_options
+    if options.get("case_bank"):
+        return f"bank {options['case_bank']}, {options.get(SPLIT_KEY, DEFAULT_CASE_SPLIT)} split"
+    return "generated cases"
+
+
 def eval_argv(
     model: ShippedModel, agents: list[str], games: int, args: argparse.Namespace, out: Path
 ) -> list[str]:
     """The ``parlour eval`` arguments of one row."""
-    options = {"case_bank": level_of(model), **model.game_options}
+    # (a model trained on a bank names its split: the compared option replaces it)
+    trained = {k: v for k, v in model.game_options.items() if k != SPLIT_KEY}
+    options = {"case_bank": level_of(model), **trained}
     argv = ["eval", "--game", GAME, "--players", str(model.players), "--agents", *agents]
     for key, value in options.items():
         argv += ["--option", f"{key}={value}"]
@@ -124,6 +136,7 @@ def model_rows(model: ShippedModel, args: argparse.Namespace) -> list[dict[str, 
                 "model": model.name,
                 "players": model.players,
                 "bank": level_of(model),
+                "trained_on": trained_on(model) if role == "model" else "(scripted)",
                 "role": role,
                 "agent": f"{specs[0]} ({seating})",
                 "command": "parlour " + shlex.join(argv),
@@ -140,7 +153,7 @@ def model_rows(model: ShippedModel, args: argparse.Namespace) -> list[dict[str, 
 def headers() -> list[str]:
     stats = get_game(GAME).evaluation.statistics
     names = ["win rate"] + [e.header for e in stats.estimates]
-    return ["model", "players", "bank", "agent", "seat-games"] + [
+    return ["model", "trained on", "players", "bank", "agent", "seat-games"] + [
         f"{n} ({s})" for n in names for s in SPLITS
     ]
 
@@ -148,7 +161,8 @@ def headers() -> list[str]:
 def table_row(row: dict[str, Any]) -> list[str]:
     stats = get_game(GAME).evaluation.statistics
     cells = [row["row"]["by_value"][s] for s in SPLITS]
-    line = [row["model"], str(row["players"]), row["bank"], row["agent"], str(cells[0]["games"])]
+    line = [row["model"], row["trained_on"], str(row["players"]), row["bank"], row["agent"]]
+    line.append(str(cells[0]["games"]))
     line += [share_cell(c["win_rate"], c["ci95"]) for c in cells]
     for e in stats.estimates:  # (solo too: solved is the solve rate there)
         line += [estimate_cell(e, c["estimates"].get(e.key)) for c in cells]

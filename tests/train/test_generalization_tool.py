@@ -44,8 +44,21 @@ def test_the_table_has_a_model_row_and_a_control_row_with_their_commands(tmp_pat
         assert "--option case_bank=easy" in row["command"] and "--compare" in row["command"]
         assert row["command"] in out.read_text()
     md = out.read_text()
-    assert "| guests-2p-easy | 2 | easy | ppo:guests-2p-easy (vs guests.deducer) | 2 |" in md
+    row = "| guests-2p-easy | generated cases | 2 | easy | ppo:guests-2p-easy (vs guests.deducer) | 2 |"
+    assert row in md
     assert "rounds to solve (test)" in md and "2 games per split" in md
+
+
+def test_a_bank_trained_model_is_compared_on_its_bank_without_its_own_split(tmp_path):
+    tool = _tool()
+    (model,) = tool.guests_models(["guests-2p-easy-bank"])
+    assert model.game_options["case_split"] == "train"  # (what its training dealt)
+    assert tool.trained_on(model) == "bank easy, train split"
+    args = tool.parse_args([str(tmp_path / "gen.md"), "--games", "2"])
+    argv = tool.eval_argv(model, ["ppo:guests-2p-easy-bank"], 2, args, tmp_path / "out")
+    options = [argv[i + 1] for i, a in enumerate(argv) if a == "--option"]
+    assert "case_bank=easy" in options and not any(o.startswith("case_split=") for o in options)
+    assert argv[argv.index("--compare") + 1] == "case_split=train,test"
 
 
 @pytest.mark.slow
