@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from parlour.apps.cli import main
@@ -257,6 +257,13 @@ def test_split_parsing_and_counting():
         split_counts({"a": 0.9, "b": 0.05, "c": 0.05}, 10)
 
 
+def test_split_counts_floor_the_shares_as_written_not_their_binary_rounding():
+    # 0.29 * 100 is 28.999999999999996 in binary: the split must still get its 29 cases
+    assert split_counts(parse_splits("a=0.71,b=0.29"), 100) == {"a": 71, "b": 29}
+    assert split_counts(parse_splits("a=0.43,b=0.57"), 100) == {"a": 43, "b": 57}
+
+
+@example(cuts=[710], count=100)  # (0.29 x 100 is 28.999999999999996 in binary)
 @given(
     cuts=st.lists(st.integers(1, 999), min_size=0, max_size=5, unique=True),
     count=st.integers(1, 5000) | st.integers(1, 50).map(lambda k: 100 * k),

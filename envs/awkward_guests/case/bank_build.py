@@ -17,6 +17,7 @@ rest are generated so that the workers compress their own cases.
 from __future__ import annotations
 
 import hashlib
+import math
 import multiprocessing
 import os
 import threading
@@ -59,6 +60,9 @@ ROUND_CHUNKS = 24
 SPLIT_STREAM = 1
 #: the case seeds' bound (the envs' ``draw_case_seed``)
 CASE_SEED_BOUND = 2**31 - 1
+#: the relative slack of ``share × count`` before it is floored: a decimal share is not exact in
+#: binary (0.29 × 100 is 28.999999999999996), and the error of the product is ~1e-16 relative
+SHARE_SLACK = 1e-12
 
 
 @dataclass(frozen=True)
@@ -105,8 +109,9 @@ def parse_splits(text: str | Mapping[str, float] | None) -> dict[str, float]:
 
 
 def split_counts(shares: Mapping[str, float], count: int) -> dict[str, int]:
-    """Cases per split: ``floor(share × count)``, the rest one each to the splits in order."""
-    counts = {k: int(v * count) for k, v in shares.items()}
+    """Cases per split: ``floor(share × count)`` (of the share as written: ``0.29`` of 100 is 29),
+    the rest one each to the splits in order."""
+    counts = {k: math.floor(v * count * (1 + SHARE_SLACK)) for k, v in shares.items()}
     for k in list(counts)[: count - sum(counts.values())]:
         counts[k] += 1
     empty = [k for k, n in counts.items() if n == 0]
