@@ -614,10 +614,14 @@ def test_a_bad_build_is_one_error_line_and_leaves_out_as_it_was(tmp_path, capsys
     assert time.perf_counter() - t0 < 5  # (refused before the work)
 
 
-def test_a_build_into_a_missing_folder_is_refused_before_the_work(tmp_path, capsys):
+def test_a_build_into_a_missing_folder_or_onto_a_folder_is_refused_before_the_work(
+    tmp_path, capsys
+):
     for out, words in [
         (tmp_path / "nowhere" / "b.agbank", ["OUT", "does not exist"]),
+        (tmp_path / "a_folder", ["OUT", "is a folder"]),
     ]:
+        (tmp_path / "a_folder").mkdir(exist_ok=True)
         t0 = time.perf_counter()
         code, _, err = run(
             capsys, "case", "bank", "build", str(out), "--level", "easy", "--count", "200"

@@ -251,6 +251,8 @@ def build_bank(
     folder = os.path.dirname(os.path.abspath(out))
     if not os.path.isdir(folder):
         raise ValueError(f"OUT: the folder {folder} does not exist")
+    if os.path.isdir(out):
+        raise ValueError(f"OUT: {out} is a folder, not a bank file")
     t0 = time.perf_counter()
     seeds = _seed_stream(seed)
     first = [next(seeds) for _ in range(min(ZDICT_CASES, count))]
