@@ -694,6 +694,16 @@ def test_info_describes_the_header_and_the_splits(built, capsys):
     assert rows == {name: [str(len(r)), str(r.start)] for name, r in bank.splits.items()}
 
 
+def test_show_prints_what_case_generate_prints(built, capsys, tmp_path):
+    path, _ = built
+    bank = open_bank(path)
+    for i in (0, 5, COUNT - 1):
+        code, shown, _ = run(capsys, "case", "bank", "show", str(path), str(i))
+        seed = str(int(bank.meta["seed"][i]))
+        _, generated, _ = run(capsys, "case", "generate", "--level", LEVEL, "--seed", seed)
+        assert code == 0 and shown == generated
+
+
 def test_show_counts_within_a_split_and_prints_the_dossier(built, capsys, tmp_path):
     path, _ = built
     bank = open_bank(path)
@@ -732,11 +742,17 @@ def test_check_passes_a_good_bank_and_records_it(built, capsys, fresh, proofs):
 @pytest.mark.parametrize(
     "level", [pytest.param(lv, marks=[] if lv == "medium" else pytest.mark.slow) for lv in LEVELS]
 )
-def test_check_passes_a_shipped_bank(level, capsys, fresh):
+def test_check_passes_a_shipped_bank_and_show_reads_it_by_name(level, capsys, fresh):
     code, out, _ = run(capsys, "case", "bank", "check", level)
     assert code == 0 and out == f"{level}: all 300 cases sound, unique and distinct\n"
     bank = open_bank(level, prove=False)
     assert recorded(fresh) == {bank.digest}
+    i = bank.split("val").start + 7
+    code, shown, _ = run(capsys, "case", "bank", "show", level, "7", "--split", "val")
+    seed = str(int(bank.meta["seed"][i]))
+    assert (
+        code == 0 and shown == run(capsys, "case", "generate", "--level", level, "--seed", seed)[1]
+    )
 
 
 def test_bank_without_an_action_is_an_error(capsys):
