@@ -8,6 +8,7 @@ never spares another the proof, and nothing is written under the home folder.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -167,6 +168,25 @@ def test_a_build_depends_only_on_its_arguments_not_on_the_workers(built, tmp_pat
     halves = open_bank(tmp_path / "halves.agbank")
     assert sorted(halves.meta["seed"].tolist()) == sorted(open_bank(path).meta["seed"].tolist())
     assert {k: len(r) for k, r in halves.splits.items()} == {"train": 6, "test": 6}
+
+
+def test_a_build_skips_a_case_that_repeats_an_earlier_one_under_another_seed(tmp_path, monkeypatch):
+    """Two seeds that make the same puzzle (but for its seed) give one case of the bank."""
+    rng = np.random.default_rng(SEED)
+    seeds = [draw_case_seed(rng) for _ in range(COUNT + 1)]
+    real = BB.generate_case
+
+    def twice(level, seed, deck_size):  # the 11th seed repeats the 2nd's puzzle
+        if seed == seeds[10]:
+            return dataclasses.replace(real(level, seeds[1], deck_size), seed=seed)
+        return real(level, seed, deck_size)
+
+    monkeypatch.setattr(BB, "generate_case", twice)
+    report = build_bank(tmp_path / "b.agbank", LEVEL, COUNT, seed=SEED)
+    bank = open_bank(tmp_path / "b.agbank")
+    assert report.duplicates == 1
+    assert sorted(bank.meta["seed"].tolist()) == sorted(seeds[:10] + seeds[11:])
+    _assert_disjoint(bank)
 
 
 @pytest.mark.slow
@@ -486,6 +506,10 @@ def _bad_bank(kind: str) -> tuple[dict[str, list[Case]], str]:
         return {"train": [a, b], "test": [c, b]}, (
             "case 3 (split test, seed 12): the same case as case 1"
         )
+    if kind == "same_case_other_seed":  # (the seed is no part of the puzzle)
+        return {"train": [a, b], "test": [c, dataclasses.replace(a, seed=99)]}, (
+            "case 3 (split test, seed 99): the same case as case 0"
+        )
     if kind == "other_level":
         return {"train": [a, generate_case("medium", 14)], "test": [c]}, (
             "case 1 (split train, seed 14): level 'medium', not the bank's 'easy'"
@@ -500,7 +524,7 @@ def _bad_bank(kind: str) -> tuple[dict[str, list[Case]], str]:
 
 @pytest.mark.parametrize(
     "kind",
-    ["altered_solution", "duplicate", "other_level", "invalid_case"],
+    ["altered_solution", "duplicate", "same_case_other_seed", "other_level", "invalid_case"],
 )
 def test_a_bank_with_a_case_that_fails_the_check_is_refused(kind, tmp_path, fresh, capsys):
     cases, reason = _bad_bank(kind)

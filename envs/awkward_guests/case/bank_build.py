@@ -5,10 +5,11 @@ draw them), generates each case with ``generate_case(level, case seed, deck_size
 sound and unique with ``parlour case check``'s :func:`~.verify.check`, measures its curriculum
 metadata (:data:`~.bank.META_COLUMNS`) and compresses it; that work runs in ``workers``
 processes (or, with ``address``, as tasks on a Ray cluster). The parent keeps the cases in seed
-order, skips any whose content repeats an earlier one, draws more seeds until ``count`` are
-distinct, deals them into the splits by a permutation drawn from ``default_rng([seed, 1])`` and
-writes the bank atomically. The bank's bytes depend only on ``level``, ``count``, ``seed``,
-``deck_size`` and ``splits``, never on the workers (tested).
+order, skips any whose puzzle repeats an earlier one (:func:`~.bank.puzzle_digest`: the case
+without its seed), draws more seeds until ``count`` are distinct, deals them into the splits by
+a permutation drawn from ``default_rng([seed, 1])`` and writes the bank atomically. The bank's
+bytes depend only on ``level``, ``count``, ``seed``, ``deck_size`` and ``splits``, never on the
+workers (tested).
 
 The zlib dictionary is the end of the first :data:`ZDICT_CASES` cases' JSON, made before the
 rest are generated so that the workers compress their own cases.
@@ -16,7 +17,7 @@ rest are generated so that the workers compress their own cases.
 
 from __future__ import annotations
 
-import hashlib
+import json
 import math
 import multiprocessing
 import os
@@ -33,7 +34,7 @@ import numpy as np
 from parlour.envs._checks import require_int
 from parlour.extras import needs
 
-from .bank import DEFAULT_SPLITS, case_bytes, record_verified, write_bank
+from .bank import DEFAULT_SPLITS, case_bytes, puzzle_digest, record_verified, write_bank
 from .case import LEVELS
 from .deduction import Deduction
 from .generator import DEFAULT_DECK_SIZE, MAX_DECK_SIZE, MIN_DECK_SIZE, generate_case
@@ -159,11 +160,11 @@ def compress(data: bytes, zdict: bytes) -> bytes:
 def _rows(
     level: str, deck_size: int, seeds: list[int], zdict: bytes | None
 ) -> list[tuple[int, bytes, bytes, dict[str, int]]]:
-    """Worker task: ``(seed, content digest, compressed or raw JSON, metadata)`` per seed."""
+    """Worker task: ``(seed, puzzle digest, compressed or raw JSON, metadata)`` per seed."""
     out = []
     for s in seeds:
         _, data, meta = case_row(level, deck_size, s)
-        digest = hashlib.sha256(data).digest()
+        digest = puzzle_digest(json.loads(data))
         out.append((s, digest, compress(data, zdict) if zdict is not None else data, meta))
     return out
 
