@@ -83,6 +83,7 @@ __all__ = [
     "bank_source",
     "case_bytes",
     "open_bank",
+    "puzzle_digest",
     "shipped_bank_path",
     "write_bank",
 ]
@@ -145,10 +146,20 @@ def bank_source(source: str | os.PathLike) -> Path:
 
 
 def case_bytes(case: Case) -> bytes:
-    """A case's canonical JSON (sorted keys, no spaces): what a bank stores and de-duplicates by."""
+    """A case's canonical JSON (sorted keys, no spaces): what a bank stores."""
     return json.dumps(
         case.to_json(), sort_keys=True, separators=(",", ":"), ensure_ascii=False
     ).encode("utf-8")
+
+
+def puzzle_digest(case_json: Mapping[str, Any]) -> bytes:
+    """What makes two cases one puzzle: the SHA-256 of a case's canonical JSON without its seed
+    (two seeds can make the same case; the seed is no part of the game). Banks hold no puzzle
+    twice."""
+    rest = {k: v for k, v in case_json.items() if k != "seed"}
+    return hashlib.sha256(
+        json.dumps(rest, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    ).digest()
 
 
 def _canonical(header: Mapping[str, Any]) -> bytes:
@@ -459,7 +470,7 @@ class CaseBank:
 
 def proof_failures(bank: CaseBank, limit: int | None = None) -> list[str]:
     """Every case's problems: not a valid case, not sound and unique (``parlour case check``),
-    or a repeat of an earlier case (at most ``limit`` lines)."""
+    or a repeat of an earlier case's puzzle (:func:`puzzle_digest`; at most ``limit`` lines)."""
     from .verify import check
 
     lines: list[str] = []
@@ -467,12 +478,12 @@ def proof_failures(bank: CaseBank, limit: int | None = None) -> list[str]:
     for i in range(len(bank)):
         where = f"case {i} (split {bank.split_of(i)}, seed {int(bank.meta['seed'][i])})"
         try:
-            raw = bank.case_json_bytes(i)
-            case = case_from_json(json.loads(raw))
+            d = json.loads(bank.case_json_bytes(i))
+            case = case_from_json(d)
         except (ValueError, RecursionError, zlib.error) as e:
             lines.append(f"{where}: not a valid case ({e})")
         else:
-            key = hashlib.sha256(raw).digest()
+            key = puzzle_digest(d)
             if key in seen:
                 lines.append(f"{where}: the same case as case {seen[key]}")
             seen[key] = i

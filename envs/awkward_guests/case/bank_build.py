@@ -5,10 +5,11 @@ draw them), generates each case with ``generate_case(level, case seed, deck_size
 sound and unique with ``parlour case check``'s :func:`~.verify.check`, measures its curriculum
 metadata (:data:`~.bank.META_COLUMNS`) and compresses it; that work runs in ``workers``
 processes (or, with ``address``, as tasks on a Ray cluster). The parent keeps the cases in seed
-order, skips any whose content repeats an earlier one, draws more seeds until ``count`` are
-distinct, deals them into the splits by a permutation drawn from ``default_rng([seed, 1])`` and
-writes the bank atomically. The bank's bytes depend only on ``level``, ``count``, ``seed``,
-``deck_size`` and ``splits``, never on the workers (tested).
+order, skips any whose puzzle repeats an earlier one (:func:`~.bank.puzzle_digest`: the case
+without its seed), draws more seeds until ``count`` are distinct, deals them into the splits by
+a permutation drawn from ``default_rng([seed, 1])`` and writes the bank atomically. The bank's
+bytes depend only on ``level``, ``count``, ``seed``, ``deck_size`` and ``splits``, never on the
+workers (tested).
 
 The zlib dictionary is the end of the first :data:`ZDICT_CASES` cases' JSON, made before the
 rest are generated so that the workers compress their own cases.
@@ -16,7 +17,8 @@ rest are generated so that the workers compress their own cases.
 
 from __future__ import annotations
 
-import hashlib
+import json
+import math
 import multiprocessing
 import os
 import threading
@@ -32,7 +34,7 @@ import numpy as np
 from parlour.envs._checks import require_int
 from parlour.extras import needs
 
-from .bank import DEFAULT_SPLITS, case_bytes, record_verified, write_bank
+from .bank import DEFAULT_SPLITS, case_bytes, puzzle_digest, record_verified, write_bank
 from .case import LEVELS
 from .deduction import Deduction
 from .generator import DEFAULT_DECK_SIZE, MAX_DECK_SIZE, MIN_DECK_SIZE, generate_case
@@ -59,6 +61,9 @@ ROUND_CHUNKS = 24
 SPLIT_STREAM = 1
 #: the case seeds' bound (the envs' ``draw_case_seed``)
 CASE_SEED_BOUND = 2**31 - 1
+#: the relative slack of ``share × count`` before it is floored: a decimal share is not exact in
+#: binary (0.29 × 100 is 28.999999999999996), and the error of the product is ~1e-16 relative
+SHARE_SLACK = 1e-12
 
 
 @dataclass(frozen=True)
@@ -105,8 +110,9 @@ def parse_splits(text: str | Mapping[str, float] | None) -> dict[str, float]:
 
 
 def split_counts(shares: Mapping[str, float], count: int) -> dict[str, int]:
-    """Cases per split: ``floor(share × count)``, the rest one each to the splits in order."""
-    counts = {k: int(v * count) for k, v in shares.items()}
+    """Cases per split: ``floor(share × count)`` (of the share as written: ``0.29`` of 100 is 29),
+    the rest one each to the splits in order."""
+    counts = {k: math.floor(v * count * (1 + SHARE_SLACK)) for k, v in shares.items()}
     for k in list(counts)[: count - sum(counts.values())]:
         counts[k] += 1
     empty = [k for k, n in counts.items() if n == 0]
@@ -154,11 +160,11 @@ def compress(data: bytes, zdict: bytes) -> bytes:
 def _rows(
     level: str, deck_size: int, seeds: list[int], zdict: bytes | None
 ) -> list[tuple[int, bytes, bytes, dict[str, int]]]:
-    """Worker task: ``(seed, content digest, compressed or raw JSON, metadata)`` per seed."""
+    """Worker task: ``(seed, puzzle digest, compressed or raw JSON, metadata)`` per seed."""
     out = []
     for s in seeds:
         _, data, meta = case_row(level, deck_size, s)
-        digest = hashlib.sha256(data).digest()
+        digest = puzzle_digest(json.loads(data))
         out.append((s, digest, compress(data, zdict) if zdict is not None else data, meta))
     return out
 
@@ -246,6 +252,8 @@ def build_bank(
     folder = os.path.dirname(os.path.abspath(out))
     if not os.path.isdir(folder):
         raise ValueError(f"OUT: the folder {folder} does not exist")
+    if os.path.isdir(out):
+        raise ValueError(f"OUT: {out} is a folder, not a bank file")
     t0 = time.perf_counter()
     seeds = _seed_stream(seed)
     first = [next(seeds) for _ in range(min(ZDICT_CASES, count))]

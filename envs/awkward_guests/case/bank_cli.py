@@ -149,7 +149,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(d, indent=1) if args.json else _info_text(d))
         return 0
     if cmd == "show":
-        from .cli import dossier
+        from .cli import case_json_text, dossier
 
         bank = open_bank(args.bank)
         index = args.index
@@ -164,7 +164,7 @@ def run(args: argparse.Namespace) -> int:
         if args.dossier:
             print(dossier(case))
         else:
-            sys.stdout.write(json.dumps(case.to_json(), indent=1, ensure_ascii=False) + "\n")
+            sys.stdout.write(case_json_text(case))
         return 0
     if cmd == "check":
         bank = open_bank(args.bank, prove=False)

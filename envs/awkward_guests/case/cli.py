@@ -138,12 +138,22 @@ def dossier(case: Case) -> str:
     return "\n".join(out)
 
 
+def case_json_text(case: Case) -> str:
+    """A case as ``generate`` prints it: indented JSON, the top-level keys in the case file's
+    order and every object inside them with sorted keys. The text depends on the case's content
+    only, so a case read back from a bank (stored as sorted JSON) prints the same bytes as the
+    generator's (``parlour case bank show``)."""
+    d = case.to_json()
+    nested = {k: json.loads(json.dumps(v, sort_keys=True)) for k, v in d.items()}
+    return json.dumps(nested, indent=1, ensure_ascii=False) + "\n"
+
+
 def run(args: argparse.Namespace) -> int:
     cmd = getattr(args, "case_command", None)
     try:
         if cmd == "generate":
             case = generate_case(args.level, args.seed, args.deck_size)
-            text = json.dumps(case.to_json(), indent=1, ensure_ascii=False) + "\n"
+            text = case_json_text(case)
             if args.output:
                 Path(args.output).write_text(text, encoding="utf-8")
                 print(
