@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from parlour.apps.cli import main
 from parlour.benchmarks import aec_throughput
 from parlour.benchmarks import run as bench
@@ -274,6 +276,9 @@ def test_the_banks_section_measures_every_player_count_level_and_source(
     one, two = (by[f"banks: build medium, 10 cases, {w}"] for w in ("1 worker", "2 workers"))
     assert one["unit"] == two["unit"] == "cases/s" and one["peer"] is None
     assert two["peer"] == "build, 1 worker" and two["peer_value"] == one["value"]
+    for f in (one, two):  # CPU time per case, and the cores: cases/s x CPU seconds per case
+        assert f["cpu_ms_per_case"] > 0
+        assert f["cores"] == pytest.approx(f["value"] * f["cpu_ms_per_case"] / 1e3)
     for name in (
         "open a proven medium bank, median",
         "open a proven medium bank, p95",
@@ -304,12 +309,21 @@ def test_the_banks_targets_name_the_configurations_below_them():
         rate("AEC awkward_guests_v1 2p expert, bank", "aec", "bank", 2500.0),
         rate("AEC awkward_guests_v1 1p expert, generated", "aec", "generated", 500.0),
         rate("solo expert, bank", "solo", "bank", 2100.0),
-        figure("banks: build, 2 workers", 70.0, "cases/s", "build, 1 worker", 40.0, workers=2),
+        figure(
+            "banks: build, 2 workers",
+            70.0,
+            "cases/s",
+            "build, 1 worker",
+            40.0,
+            workers=2,
+            cores=0.9,
+            cpu_ms_per_case=13.0,
+        ),
     ]
     aec, solo, build = banks.target_lines(figs)
     assert "MISSED at 1/2" in aec and "1.50x, AEC awkward_guests_v1 1p expert, bank" in aec
     assert "met" in solo and "2.10x" in solo
-    assert "build 2 vs 1 workers >= 1.8x: MISSED (1.75x" in build
+    assert "build 2 vs 1 workers >= 1.8x: MISSED (1.75x; it ran on 0.9 cores" in build
     figs[-1]["ratio"] = 1.9
     assert ": met (1.90x" in banks.target_lines(figs)[-1]
     no_peer = [figure("banks: solo easy, bank", 9.0, "steps/s", env="solo", source="bank")]
