@@ -62,16 +62,15 @@ def aec_rates(make_env: Callable[[], Any], steps: int, seed: int = 0) -> tuple[f
     return done / total, done / (total - in_resets)
 
 
-def peers() -> dict[str, Callable[[], Any]]:
-    """PettingZoo's peers (the ``bench`` extra: pygame, rlcard, open_spiel)."""
+#: PettingZoo's classic envs measured as peers
+PEERS = ("tictactoe_v3", "connect_four_v3", "leduc_holdem_v4", "texas_holdem_v4", "hanabi_v5")
+
+
+def peers(names: tuple[str, ...] = PEERS) -> dict[str, Callable[[], Any]]:
+    """PettingZoo's peers ``names`` that can be built (the ``bench`` extra: pygame, rlcard,
+    open_spiel); each one missing is reported on stdout and left out."""
     out: dict[str, Callable[[], Any]] = {}
-    for name in (
-        "tictactoe_v3",
-        "connect_four_v3",
-        "leduc_holdem_v4",
-        "texas_holdem_v4",
-        "hanabi_v5",
-    ):
+    for name in names:
         try:  # (some import without their engine and fail in the constructor: build one)
             module = importlib.import_module(f"pettingzoo.classic.{name}")
             module.env().close()

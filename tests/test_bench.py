@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from parlour.apps.cli import main
 from parlour.benchmarks import aec_throughput
 from parlour.benchmarks import run as bench
@@ -227,3 +229,129 @@ def test_an_interrupted_bench_without_json_names_the_sections_printed(capsys, mo
     assert main(args) == 130
     err = capsys.readouterr().err
     assert "interrupted after engine (printed above)" in err and "None" not in err
+
+
+def _tiny_banks_section(monkeypatch):
+    """The banks section at its smallest: 2-step blocks, 10-case builds, an Audition env standing
+    in for ``hanabi_v5`` (the bench extra)."""
+    from parlour.benchmarks import banks
+
+    stand_in = aec_throughput.ours()["audition_v1 2p"]
+    monkeypatch.setattr(banks, "peers", lambda names: {"hanabi_v5": stand_in})
+    monkeypatch.setattr(banks, "GAME_STEPS", dict.fromkeys(banks.PLAYERS, 2))
+    monkeypatch.setattr(banks, "BUILD_CASES", (10, 10))  # (the fewest the default splits take)
+    monkeypatch.setattr(banks, "OPEN_COPIES", (2, 2))
+    monkeypatch.setattr(banks, "RESETS", (2, 2))
+    return banks
+
+
+def test_the_banks_section_measures_every_player_count_level_and_source(
+    tmp_path, capsys, monkeypatch
+):
+    """``parlour bench --sections banks``: the AEC env at 1-8 players and the solo env, every
+    level, from the bank and generated, each with its ratio to the run's ``hanabi_v5``; the
+    builds at 1 and 2 workers (2 vs 1); bank open, proof and reset times; the targets printed."""
+    from parlour.envs.awkward_guests import LEVELS
+
+    banks = _tiny_banks_section(monkeypatch)
+    path = tmp_path / "bench.json"
+    args = ["bench", "--sections", "banks", "--steps", "500", "--repeats", "1"]
+    assert main([*args, "--json", str(path)]) == 0
+    figs = json.loads(path.read_text())["figures"]
+    _check(figs)
+    by = {f["name"]: f for f in figs}
+    peer = by["banks: AEC hanabi_v5"]
+    assert peer["blocks"] == len(banks.PLAYERS)  # sampled once per player count in the repeat
+    rates = []
+    for level in LEVELS:
+        for source in ("bank", "generated"):
+            rates += [f"banks: AEC awkward_guests_v1 {n}p {level}, {source}" for n in range(1, 9)]
+            rates.append(f"banks: solo {level}, {source}")
+    for name in rates:
+        f = by[name]
+        assert f["unit"] == "steps/s" and f["peer"] == "hanabi_v5"
+        assert f["peer_value"] == peer["value"] and f["repeats"] == 1
+    assert len([f for f in figs if f["unit"] == "steps/s"]) == len(rates) + 1
+    assert by["banks: AEC awkward_guests_v1 8p expert, bank"]["steps"] == 2
+    one, two = (by[f"banks: build medium, 10 cases, {w}"] for w in ("1 worker", "2 workers"))
+    assert one["unit"] == two["unit"] == "cases/s" and one["peer"] is None
+    assert two["peer"] == "build, 1 worker" and two["peer_value"] == one["value"]
+    for f in (one, two):  # CPU time per case, and the cores: cases/s x CPU seconds per case
+        assert f["cpu_ms_per_case"] > 0
+        assert f["cores"] == pytest.approx(f["value"] * f["cpu_ms_per_case"] / 1e3)
+    for name in (
+        "open a proven medium bank, median",
+        "open a proven medium bank, p95",
+        "reset() 4p medium, bank, median",
+        "reset() 4p medium, bank, p95",
+        "reset() 4p medium, generated, median",
+        "reset() 4p medium, generated, p95",
+    ):
+        assert by[f"banks: {name}"]["unit"] == "ms"
+    assert by["banks: prove the medium bank (its first open on a machine)"]["cases"] == 300
+    out = capsys.readouterr().out
+    assert "target: awkward_guests_v1 from a bank >= 2x hanabi_v5" in out
+    assert "target: the solo env from a bank >= 2x hanabi_v5" in out
+    assert "target: build 2 vs 1 workers >= 1.8x" in out
+
+
+def test_the_banks_targets_name_the_configurations_below_them():
+    from parlour.benchmarks import banks
+    from parlour.benchmarks.figures import figure
+
+    def rate(name, env, source, value):
+        return figure(
+            f"banks: {name}", value, "steps/s", "hanabi_v5", 1000.0, env=env, source=source
+        )
+
+    figs = [
+        rate("AEC awkward_guests_v1 1p expert, bank", "aec", "bank", 1500.0),
+        rate("AEC awkward_guests_v1 2p expert, bank", "aec", "bank", 2500.0),
+        rate("AEC awkward_guests_v1 1p expert, generated", "aec", "generated", 500.0),
+        rate("solo expert, bank", "solo", "bank", 2100.0),
+        figure(
+            "banks: build, 2 workers",
+            70.0,
+            "cases/s",
+            "build, 1 worker",
+            40.0,
+            workers=2,
+            cores=0.9,
+            cpu_ms_per_case=13.0,
+        ),
+    ]
+    aec, solo, build = banks.target_lines(figs)
+    assert "MISSED at 1/2" in aec and "1.50x, AEC awkward_guests_v1 1p expert, bank" in aec
+    assert "met" in solo and "2.10x" in solo
+    assert "build 2 vs 1 workers >= 1.8x: MISSED (1.75x; it ran on 0.9 cores" in build
+    figs[-1]["ratio"] = 1.9
+    assert ": met (1.90x" in banks.target_lines(figs)[-1]
+    no_peer = [figure("banks: solo easy, bank", 9.0, "steps/s", env="solo", source="bank")]
+    assert "not measured" in banks.target_lines(no_peer)[1]
+
+
+def test_the_banks_blocks_are_whole_games_and_the_solo_loop_counts_its_resets():
+    """``--steps`` sets the games per block (bank 20,000/500 = 40, generated 20; --quick 6 and
+    3), each game as long as a random game of that player count; the solo loop resets."""
+    import gymnasium
+
+    from parlour.benchmarks import banks
+
+    default, quick = banks.Settings.of(20000, 5, False), banks.Settings.of(3000, 3, True)
+    assert (default.bank_games, default.generated_games, default.repeats) == (40, 20, 5)
+    assert (quick.bank_games, quick.generated_games, quick.repeats) == (6, 3, 3)
+    assert (default.build_cases, quick.build_cases) == banks.BUILD_CASES
+    assert default.steps("bank", 8) == 40 * banks.GAME_STEPS[8]
+    assert quick.steps("generated", 1) == 3 * banks.GAME_STEPS[1]
+
+    resets = []
+
+    class Counting(gymnasium.Wrapper):
+        def reset(self, **kwargs):
+            resets.append(kwargs)
+            return super().reset(**kwargs)
+
+    make = lambda: Counting(gymnasium.make(banks.SOLO_ID, case_bank="easy"))  # noqa: E731
+    assert banks.solo_steps_per_second(make, 10 * banks.GAME_STEPS[1], seed=0) > 0
+    assert resets[0] == {"seed": 0} and len(resets) >= 3  # games ended and were reset, unseeded
+    assert all(r == {} for r in resets[1:])
