@@ -262,6 +262,21 @@ def test_split_shares_must_be_positive_and_sum_to_one(text):
         parse_splits(text)
 
 
+def test_a_split_named_twice_or_a_share_that_is_no_number_is_named():
+    with pytest.raises(ValueError, match="--splits names the split 'train' twice"):
+        parse_splits("train=0.5,train=0.5")
+    with pytest.raises(ValueError, match="splits: the shares must be numbers"):
+        parse_splits({"train": "most", "test": 0.5})
+
+
+@pytest.mark.parametrize("address", ["", "  "])
+def test_an_empty_ray_address_is_refused_before_the_work(address, tmp_path):
+    out = tmp_path / "bank.agbank"
+    with pytest.raises(ValueError, match="--address must be a Ray cluster's address"):
+        build_bank(out, "easy", 10, address=address)
+    assert not out.exists()
+
+
 def test_split_parsing_and_counting():
     assert parse_splits(None) == B.DEFAULT_SPLITS
     assert parse_splits(" train = 0.5 , test=0.5") == {"train": 0.5, "test": 0.5}

@@ -94,16 +94,23 @@ def parse_splits(text: str | Mapping[str, float] | None) -> dict[str, float]:
         out: dict[str, float] = {}
         for part in text.split(","):
             name, eq, share = part.strip().partition("=")
+            name = name.strip()
             try:
-                out[name.strip()] = float(share)
+                value = float(share)
             except ValueError:
                 eq = ""
-            if not eq or not name.strip():
+            if not eq or not name:
                 raise ValueError(
                     f"--splits must look like train=0.8,val=0.1,test=0.1, got {text!r}"
                 ) from None
+            if name in out:
+                raise ValueError(f"--splits names the split {name!r} twice: {text!r}")
+            out[name] = value
     else:
-        out = {str(k): float(v) for k, v in text.items()}
+        try:
+            out = {str(k): float(v) for k, v in text.items()}
+        except (TypeError, ValueError):
+            raise ValueError(f"splits: the shares must be numbers, got {dict(text)!r}") from None
     if not out or any(not (v > 0) for v in out.values()) or abs(sum(out.values()) - 1) > 1e-9:
         raise ValueError(f"splits: the shares must be positive and sum to 1, got {out}")
     return out
@@ -249,6 +256,10 @@ def build_bank(
     workers = require_int("--workers", workers, 1, MAX_BUILD_WORKERS)
     deck_size = require_int("--deck-size", deck_size, MIN_DECK_SIZE, MAX_DECK_SIZE)
     counts = split_counts(parse_splits(splits), count)
+    if address is not None and (not isinstance(address, str) or not address.strip()):
+        raise ValueError(
+            f"--address must be a Ray cluster's address ('local', 'auto', 'HOST:PORT'), got {address!r}"
+        )
     folder = os.path.dirname(os.path.abspath(out))
     if not os.path.isdir(folder):
         raise ValueError(f"OUT: the folder {folder} does not exist")
