@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from parlour.apps.cli import main
 from parlour.envs.awkward_guests.case import bank as B
 from parlour.envs.awkward_guests.case.bank_build import compress
 from parlour.envs.awkward_guests.case.case import Case
@@ -88,3 +89,29 @@ def write_cases_bank(path: Path, cases: dict[str, list[Case]], level: str = "eas
             }
             rows[name].append((compress(data, zdict), meta))
     return B.write_bank(path, level, 70, 0, rows, zdict, "tests")
+
+
+#: the small bank of the ``built`` fixture (conftest.py): 12 easy cases, build seed 3
+BUILT_LEVEL, BUILT_COUNT, BUILT_SEED = "easy", 12, 3
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    """``parlour ARGV`` in this process: (exit code, stdout, stderr)."""
+    try:
+        code = main(list(argv))
+    except SystemExit as e:  # argparse's errors
+        code = e.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def one_error_line(err: str, *words: str) -> None:
+    """stderr is one ``parlour ...: error:`` line holding ``words`` (argparse adds its usage)."""
+    lines = [ln for ln in err.splitlines() if ln.startswith("parlour")]
+    assert len(lines) == 1 and "error" in lines[0], err
+    assert all(w in lines[0] for w in words), (words, err)
+    assert "Traceback" not in err
+
+
+def files(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
