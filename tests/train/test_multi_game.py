@@ -156,6 +156,30 @@ def test_fixed_cases_need_no_case_process_and_stay_seeded():
     assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
 
 
+def test_a_case_bank_needs_no_case_process_deals_its_split_and_stays_seeded():
+    from parlour.envs.awkward_guests.case.bank import case_bytes, open_bank
+
+    bank = open_bank("easy")
+    test_cases = {case_bytes(bank.case(i)) for i in bank.split("test")}
+
+    def run(seed):
+        options = {**EASY, "case_bank": "easy", "case_split": "test"}
+        env = M.MultiGameVecEnv(get_game("guests"), 3, 2, options, {"random": 1.0})
+        try:
+            env.seed(seed)
+            out = [env.reset(), *(r[0] for r in _run(env, 40)), env.reset()]
+            assert env._pool is None  # (the bank is the case source: nothing to generate)
+            dealt = {case_bytes(g.aec.game.tables.case) for g in env.games}
+            assert dealt <= test_cases
+            return out
+        finally:
+            env.close()
+
+    a, b, c = run(5), run(5), run(6)
+    assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
+    assert not all(np.array_equal(x, y) for x, y in zip(a, c, strict=True))
+
+
 def test_train_uses_the_multi_game_env_for_guests():
     venv = make_vec_env(config_from_dict(dict(TINY)))
     try:
@@ -165,12 +189,14 @@ def test_train_uses_the_multi_game_env_for_guests():
 
 
 @pytest.mark.slow
-def test_short_batched_guests_training_is_deterministic(tmp_path):
+@pytest.mark.parametrize("bank", [{}, {"case_bank": "easy", "case_split": "train"}])
+def test_short_batched_guests_training_is_deterministic(tmp_path, bank):
     from parlour.train.train import train
 
     curves = []
+    tiny = {**TINY, "game_options": {**TINY["game_options"], **bank}}
     for k in range(2):
-        cfg = config_from_dict(dict(TINY))
+        cfg = config_from_dict(dict(tiny))
         report = train(cfg, tmp_path / f"r{k}", progress=False)
         csv = (tmp_path / f"r{k}" / TINY["name"] / "logs" / "progress.csv").read_text()
         rows = [line.split(",") for line in csv.splitlines()]
