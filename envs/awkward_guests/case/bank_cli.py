@@ -33,6 +33,7 @@ import numpy as np
 from .bank import DEFAULT_SPLITS, CaseBank, open_bank, proof_failures, record_verified
 from .bank_build import MAX_BUILD_WORKERS, build_bank
 from .case import LEVELS
+from .dossier import case_json_text, dossier
 from .generator import DEFAULT_DECK_SIZE
 
 #: failures ``check`` lists at most
@@ -149,8 +150,6 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(d, indent=1) if args.json else _info_text(d))
         return 0
     if cmd == "show":
-        from .cli import case_json_text, dossier
-
         bank = open_bank(args.bank)
         index = args.index
         if args.split is not None:
