@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.parlour-installed
 PYTEST_ARGS ?=
 
-.PHONY: run test test-slow bench lint format clean chromium layers banks
+.PHONY: run test test-slow bench lint format clean chromium layers banks screenshots
 
 $(STAMP): pyproject.toml setup.py constraints.txt parlour.pth
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -33,6 +33,10 @@ test: $(STAMP) chromium
 	$(VENV)/bin/ruff check --quiet .
 	$(VENV)/bin/lint-imports
 	$(PY) -m pytest -q -n 2 -m "not slow" $(PYTEST_ARGS)
+
+# the pictures of docs/images/ (docs/web.md), taken by the browser tests as they play
+screenshots: $(STAMP) chromium
+	PARLOUR_SCREENSHOTS=docs/images $(PY) -m pytest -q -p no:xdist tests/web/test_browser.py tests/web/test_browser_replay.py
 
 test-slow: $(STAMP) chromium
 	$(PY) -m pytest -q -n 2 -m slow $(PYTEST_ARGS)

@@ -80,7 +80,35 @@ def model_problem(path: str) -> str | None:
     return None
 
 
+def warm_up() -> list[str]:
+    """Load the shipped default models of each game's default player count (the opponents the
+    page offers first) into the process's model cache, so that the first game does not wait for
+    torch and its model (a few seconds): run in a thread beside the server. Best effort: a model
+    that fails here fails again, with its reason, in the game that seats it. The names of the
+    models loaded."""
+    import importlib.util
+
+    if importlib.util.find_spec("torch") is None:
+        return []
+    from parlour.agents.ppo import load_policy
+    from parlour.games import all_games
+    from parlour.models import read_index
+
+    first = {g.name: g.terminal.default_players for g in all_games() if g.terminal is not None}
+    loaded = []
+    for m in read_index():
+        if m.default and first.get(m.game) == m.players and m.path.is_file():
+            try:
+                load_policy(str(m.path))
+            except (ValueError, OSError):
+                continue
+            loaded.append(m.name)
+    return loaded
+
+
 def run(args: argparse.Namespace) -> int:
+    import threading
+
     import uvicorn
 
     from parlour.apps.web.app import create_app
@@ -123,6 +151,7 @@ def run(args: argparse.Namespace) -> int:
         app, host=args.host, port=args.port, log_level="warning", proxy_headers=False
     )
     server = uvicorn.Server(config)
+    threading.Thread(target=warm_up, name="warm-up", daemon=True).start()
     host = f"[{args.host}]" if ":" in args.host else args.host  # (an IPv6 address in a URL)
     print(f"parlour serve: open http://{host}:{args.port}/ (Ctrl-C stops)", flush=True)
     server.run()

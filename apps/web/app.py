@@ -4,10 +4,11 @@
 |---|---|---|
 | ``GET /`` | — | the page (``static/index.html``) |
 | ``GET /games/{name}.js`` | — | the drawing of an offered game (its ``Game.web.script()``; 404 for any other name) |
-| ``GET /api/catalog`` | — | what the page may choose (:class:`~parlour.apps.web.catalog.Catalog`): per game its seats, default players and opponent, its own options (``options``: name, choices, default), ``script`` (whether it has a drawing), ``agents`` (catalog ids at any player count: the scripted agents, the operator's models ``ppo:#K`` and ``audition.search:model=#K``), ``labels`` (what the page shows for an operator's model id), ``shipped`` (the shipped models: spec, players, game options, default, summary; each as ``ppo:NAME`` and as every search agent on it, offered only at its own player count) |
+| ``GET /api/catalog`` | — | what the page may choose (:class:`~parlour.apps.web.catalog.Catalog`): per game its seats, default players and opponent, its own options (``options``: name, choices, default), ``rules`` (the rules panel's sections: heading, text), ``script`` (whether it has a drawing), ``agents`` (catalog ids at any player count: the scripted agents, the operator's models ``ppo:#K`` and ``audition.search:model=#K``), ``labels`` (what the page shows for an operator's model id), ``shipped`` (the shipped models: spec, players, game options, default, summary; each as ``ppo:NAME`` and as every search agent on it, offered only at its own player count) |
 | ``POST /api/games`` | ``{"game", "players", "seat", "opponents": [catalog id, ...], "options": {name: offered value}, "seed", "hints"}`` | ``{"id", "state", "frames"}``: a new game (``frames``: the agents' opening moves) |
-| ``GET /api/games/{id}`` | — | ``{"state"}`` |
+| ``GET /api/games/{id}`` | — | ``{"state", "log"}``: the game now and its log (``step``, ``agent``, ``text``, ``mine`` per move the person saw): a reloaded page resumes it |
 | ``POST /api/games/{id}/move`` | ``{"action", "version"}`` | ``{"state", "frames"}``: the person's move and the agents' answers, one frame per step |
+| ``POST /api/games/{id}/undo`` | ``{"version"}`` | ``{"state", "frames": [], "undone"}``: the person's half-built multi-step choice taken back (409 when there is none: ``state.undo`` says whether there is) |
 | ``GET /api/games/{id}/replay`` | — | the finished game as a replay document (409 while it runs) |
 | ``DELETE /api/games/{id}`` | — | ``{"closed": true}`` |
 | ``GET /api/replays`` | — | the replay files given to ``parlour serve --replays`` |
@@ -16,7 +17,9 @@
 
 A state (:func:`parlour.apps.web.views.seat_state`) holds ``seat``, ``agent``, ``agents``,
 ``to_move``, ``over``, ``view`` (the game's :meth:`WebUI.view <parlour.games.ui.WebUI.view>`),
-``moves`` (``action``, ``name``, ``target``), ``version`` and, at the end, ``final``. Errors are
+``moves`` (``action``, ``name``, ``target``), ``prompt`` (the game's plain sentence for the
+person's decision; null when it is not their turn), ``version``, ``undo`` (a half-built choice
+can be taken back) and, at the end, ``final``. Errors are
 ``{"error": message}`` and never change a game:
 
 | status | when |
@@ -24,7 +27,7 @@ A state (:func:`parlour.apps.web.views.seat_state`) holds ``seat``, ``agent``, `
 | 400 | a bad request (an agent or option outside the catalog, an illegal move, not JSON, JSON nested too deep) |
 | 403 | another origin (``Origin``, ``Sec-Fetch-Site``); the omniscient view of an unfinished replay |
 | 404 | an unknown game or replay (closed, timed out) |
-| 409 | a stale move (the state's ``version`` moved on), the replay of a running game |
+| 409 | a stale move (the state's ``version`` moved on), an undo with no half-built choice, the replay of a running game |
 | 413 | a body over its cap (:data:`~parlour.apps.web.guard.MAX_REQUEST_BYTES`, :data:`~parlour.apps.web.guard.MAX_REPLAY_BYTES`) |
 | 415 | a ``POST`` that is not ``application/json`` |
 | 421 | a ``Host`` that is not the bound address (DNS rebinding) |
@@ -141,8 +144,18 @@ def create_app(
 
     async def get_game(request: Request) -> JSONResponse:
         session = games.get(request.path_params["id"])
-        state = await run_in_threadpool(locked, session, session.state)
-        return JSONResponse({"state": state})
+        state, log = await run_in_threadpool(
+            locked, session, lambda: (session.state(), session.log_entries())
+        )
+        return JSONResponse({"state": state, "log": log})
+
+    async def undo(request: Request) -> JSONResponse:
+        data = await read_json(request)
+        if not isinstance(data, dict) or set(data) != {"version"}:
+            raise WebError('an undo is {"version": <int>}')
+        session = games.get(request.path_params["id"])
+        answer = await run_in_threadpool(locked, session, lambda: session.undo(data["version"]))
+        return JSONResponse(answer)
 
     async def move(request: Request) -> JSONResponse:
         data = await read_json(request)
@@ -202,6 +215,7 @@ def create_app(
         Route("/api/games/{id}", get_game, methods=["GET"]),
         Route("/api/games/{id}", close_game, methods=["DELETE"]),
         Route("/api/games/{id}/move", move, methods=["POST"]),
+        Route("/api/games/{id}/undo", undo, methods=["POST"]),
         Route("/api/games/{id}/replay", game_replay),
         Route("/api/replays", list_replays, methods=["GET"]),
         Route("/api/replays", open_replay, methods=["POST"]),

@@ -91,6 +91,7 @@ class Catalog:
                     "default_players": ui.default_players,
                     "default_opponent": ui.default_opponent,
                     "options": web.options(),
+                    "rules": web.rules(),
                     "script": web.script() is not None,
                     "agents": known_agents(spec) + list(operator),
                     "labels": {key: label for key, (_, label) in operator.items()},

@@ -6,6 +6,10 @@ session's step counter, so a stale move from an old page is refused); the agents
 the person decides again or the game ends, and each of their steps is returned as a frame of the
 person's own view (:func:`parlour.apps.web.views.seat_state`). Every game records its seed,
 configuration and actions, so a finished game is also a replay (:mod:`parlour.apps.web.replay`).
+It also keeps the game's log (:meth:`GameSession.log_entries`: the person's moves by name, the
+agents' as the person saw them), so a reloaded page resumes the game with its log, and takes
+back a half-built multi-step choice (:meth:`GameSession.undo`: the terminal UI's ``group``,
+e.g. an accusation begun; only while no agent has moved since it began).
 
 :class:`SessionStore` keeps the sessions, each behind its own lock (many tabs play at once), and
 drops a session not touched for ``timeout`` seconds, or older than ``lifetime`` however often it
@@ -27,6 +31,7 @@ Opened replays are kept by a store of their own with the same bounds.
 
 from __future__ import annotations
 
+import copy
 import secrets
 import threading
 import time
@@ -179,6 +184,10 @@ class GameSession:
             raise WebError(f"opponents: {exc}") from None
         self.env.reset(seed=settings.seed)
         self.actions: list[int] = []
+        #: the log: ``{"step", "agent", "text", "mine"}`` per move the person saw
+        self.log: list[dict[str, Any]] = []
+        #: (choice group, env copy, version) at the start of the person's half-built choice
+        self.snapshot: tuple[str, Any, int] | None = None
         self.lock = threading.Lock()
         self.opening = self._play_agents()  # the agents seated before the person move first
 
@@ -190,11 +199,37 @@ class GameSession:
     def state(self) -> dict[str, Any]:
         state = seat_state(self.spec, self.env, self.human, hints=self.settings.hints)
         state["version"] = self.version
+        state["undo"] = self.can_undo()
         return state
 
-    def move(self, action: Any, version: Any) -> dict[str, Any]:
-        """Play the person's ``action`` (chosen at ``version``), then the agents' moves: the
-        new state and the frames of the agents' steps."""
+    def log_entries(self) -> list[dict[str, Any]]:
+        """The game's log so far (a reloaded page shows it again)."""
+        return list(self.log)
+
+    def can_undo(self) -> bool:
+        """Whether the person has a half-built choice to take back: a multi-step choice begun,
+        the person still deciding within it, and nothing played since but its steps."""
+        snap = self.snapshot
+        return (
+            snap is not None
+            and snap[2] < self.version
+            and to_move(self.env) == self.human
+            and self.ui.group(self.env, self.human) == snap[0]
+        )
+
+    def undo(self, version: Any) -> dict[str, Any]:
+        """Take back the person's half-built choice (chosen at ``version``): the game as it was
+        before its first step, the log likewise."""
+        self._check_version(version)
+        if not self.can_undo():
+            raise WebError("nothing to undo: no half-built choice of yours", status=409)
+        group, env, start = self.snapshot  # type: ignore[misc]
+        self.env = copy.deepcopy(env)
+        del self.actions[start:]
+        self.log = [e for e in self.log if e["step"] <= start]
+        return {"state": self.state(), "frames": [], "undone": group}
+
+    def _check_version(self, version: Any) -> None:
         if isinstance(version, bool) or not isinstance(version, int):
             raise WebError(f"version must be an integer (the state's version), got {version!r}")
         if version != self.version:
@@ -203,14 +238,27 @@ class GameSession:
                 f"{self.version}; reload the state",
                 status=409,
             )
+
+    def move(self, action: Any, version: Any) -> dict[str, Any]:
+        """Play the person's ``action`` (chosen at ``version``), then the agents' moves: the
+        new state and the frames of the agents' steps."""
+        self._check_version(version)
         if to_move(self.env) is None:
             raise WebError("the game is over", status=409)
         if to_move(self.env) != self.human:
             raise WebError("it is not your turn", status=409)
-        legal = [m["action"] for m in self.state()["moves"]]
-        if isinstance(action, bool) or not isinstance(action, int) or action not in legal:
-            raise WebError(f"illegal move {action!r}; legal actions now: {legal}")
+        moves = {m["action"]: m["name"] for m in self.state()["moves"]}
+        if isinstance(action, bool) or not isinstance(action, int) or action not in moves:
+            raise WebError(f"illegal move {action!r}; legal actions now: {list(moves)}")
+        group = self.ui.group(self.env, self.human)
+        if group is None:
+            self.snapshot = None
+        elif self.snapshot is None or self.snapshot[0] != group:
+            self.snapshot = (group, copy.deepcopy(self.env), self.version)
         self._step(action)
+        self.log.append(
+            {"step": self.version, "agent": self.human, "text": moves[action], "mine": True}
+        )
         frames = self._play_agents()
         return {"state": self.state(), "frames": frames}
 
@@ -229,6 +277,7 @@ class GameSession:
             if env.terminations[agent] or env.truncations[agent]:
                 env.step(None)
                 continue
+            self.snapshot = None  # (an agent moves: the person's choice, if any, is complete)
             obs = env.observe(agent)
             action = int(self.agents[agent].act(obs, env.player_view(agent)))
             before = self.ui.view(env, self.human)
@@ -236,6 +285,8 @@ class GameSession:
             seat = env.possible_agents.index(agent)
             said = self.ui.describe_other(before, self.ui.view(env, self.human), seat, action)
             if said is not None:
+                entry = {"step": self.version, "agent": agent, "text": said, "mine": False}
+                self.log.append(entry)
                 frames.append({"agent": agent, "text": said, "state": self.state()})
 
     def replay(self) -> dict[str, Any]:

@@ -72,6 +72,7 @@ def seat_state(game: Game, env: Any, agent: str, hints: bool = False) -> dict[st
         "view": to_json(web_part(game).view(env, agent, hints=hints)),
         "moves": legal_moves(game, env, agent),
     }
+    state["prompt"] = web_part(game).prompt(env, agent) if state["moves"] else None
     if over:
         state["final"] = to_json(web_part(game).reveal(env, env.unwrapped.results()))
     return state

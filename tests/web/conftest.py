@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 
+from tests.web.browser import browser  # noqa: F401  (the fixture of every browser test)
+
 #: seconds to wait for the server to start
 START_TIMEOUT_S = 20
 

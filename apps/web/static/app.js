@@ -1,13 +1,19 @@
 // parlour serve: the generic page. Game-specific drawing comes from each game's plug-in
-// (Game.web.script(), served as /games/<name>.js), which
-// register PARLOUR_GAMES[name] = {render(el, view, ctx), final(el, final, ctx)}; a game without
-// one is drawn as its JSON view with its moves as buttons.
+// (Game.web.script(), served as /games/<name>.js), which registers
+// PARLOUR_GAMES[name] = {render(el, view, ctx), final(el, final, ctx)}; a game without one is
+// drawn as its JSON view with its moves as buttons. Replays: replay.js.
+//
+// A live game's id is kept in the address (#game=<id>): a reload resumes it with its log.
 "use strict";
 window.PARLOUR_GAMES = window.PARLOUR_GAMES || {};
 // pause between the agents' steps and the replay autoplay speed (?frame_ms=N&play_ms=N)
 const QUERY = new URLSearchParams(location.search);
 const FRAME_MS = Number(QUERY.get("frame_ms") ?? 300);
 const PLAY_MS = Number(QUERY.get("play_ms") ?? 400);
+// after this long, "dealing…" says that the agents are being loaded
+const SLOW_DEAL_MS = 600;
+// where a live game's setup (its opponents' names) is kept for a reload
+const SETUP_KEY = (id) => `parlour.setup.${id}`;
 
 const $ = (id) => document.getElementById(id);
 const el = (tag, attrs = {}, ...kids) => {
@@ -23,17 +29,36 @@ const el = (tag, attrs = {}, ...kids) => {
 window.parlourEl = el;
 
 let catalog = [];
-let game = null; // {id, spec, state, busy}
-let replay = null; // {id, summary, playing}
+let game = null; // {id, spec, state, busy, names, settings, gone}
+
+class ApiError extends Error {
+  constructor(message, status) {
+    super(message);
+    this.status = status;
+  }
+}
 
 async function api(method, path, body) {
   const opts = { method, headers: { "Content-Type": "application/json" } };
   if (body !== undefined) opts.body = JSON.stringify(body);
-  const res = await fetch(path, opts);
-  const data = await res.json();
-  if (!res.ok) throw new Error(data.error || res.statusText);
+  let res;
+  try {
+    res = await fetch(path, opts);
+  } catch (err) {
+    throw new ApiError("the server does not answer (is `parlour serve` still running?)", 0);
+  }
+  let data = {};
+  try {
+    data = await res.json();
+  } catch (err) {
+    /* (a body that is not JSON: the status says it) */
+  }
+  if (!res.ok) throw new ApiError(data.error || res.statusText, res.status);
   return data;
 }
+window.parlourApi = api;
+// the seats' names of the live game (tests read what the page shows)
+window.parlourGameNames = () => (game ? { ...game.names } : {});
 
 function showError(err) {
   const box = $("error");
@@ -65,9 +90,9 @@ function fillSelect(select, values, selected, labels = {}) {
   if (selected !== undefined) select.value = String(selected);
 }
 
-function currentSpec() {
-  return catalog.find((g) => g.name === $("game").value);
-}
+const specOf = (name) => catalog.find((g) => g.name === name);
+const currentSpec = () => specOf($("game").value);
+const agentLabel = (spec, id) => (spec.labels && spec.labels[id]) || id;
 
 // a game option's value in the form, or (not in it) its unchanged default
 function formValue(o, form) {
@@ -109,6 +134,7 @@ function refreshOptions(spec) {
     input.dataset.option = o.name;
     box.append(el("label", { text: `${o.label} ` }, input));
   }
+  drawRules(spec);
 }
 
 function refreshForm() {
@@ -119,7 +145,10 @@ function refreshForm() {
   fillSelect($("players"), counts, counts.includes(players) ? players : spec.default_players);
   const n = Number($("players").value);
   const seat = Math.min(Number($("seat").value) || 0, n - 1);
-  fillSelect($("seat"), [...Array(n).keys()], seat);
+  const seatLabels = Object.fromEntries(
+    [...Array(n).keys()].map((i) => [i, `${i + 1}${i === 0 ? " (plays first)" : ""}`]),
+  );
+  fillSelect($("seat"), [...Array(n).keys()], seat, seatLabels);
   refreshOptions(spec);
   // the catalog's agent ids (the server accepts nothing else; the operator's models by id)
   const agents = spec.agents.concat(shippedFor(spec, n).map((m) => m.spec));
@@ -146,12 +175,9 @@ function readOptions() {
   return options;
 }
 
-async function startGame(ev) {
-  ev.preventDefault();
-  showError(null);
-  const spec = currentSpec();
+function readSettings() {
   const body = {
-    game: spec.name,
+    game: currentSpec().name,
     players: Number($("players").value),
     seat: Number($("seat").value),
     opponents: [...document.querySelectorAll(".opponent")].map((s) => s.value),
@@ -159,84 +185,243 @@ async function startGame(ev) {
     hints: $("hints").checked,
   };
   if ($("seed").value !== "") body.seed = Number($("seed").value);
+  return body;
+}
+
+// the seats' names: "You" for the person, the agent name and its opponent's label for the others
+function seatNames(settings, agents) {
+  const spec = specOf(settings.game);
+  const names = {};
+  let k = 0;
+  agents.forEach((agent, i) => {
+    if (i === settings.seat) names[agent] = "You";
+    else {
+      const id = settings.opponents[k++ % settings.opponents.length];
+      names[agent] = `${agent} (${agentLabel(spec, id)})`;
+    }
+  });
+  return names;
+}
+
+// -- starting, resuming, closing --------------------------------------------------------------
+
+async function startGame(ev) {
+  if (ev) ev.preventDefault();
+  await newGame(readSettings());
+}
+
+async function newGame(body) {
+  showError(null);
+  const spec = specOf(body.game);
+  document.body.dataset.phase = "loading";
+  $("start").disabled = true;
+  setStatus("dealing…");
+  const slow = setTimeout(
+    () => setStatus("dealing… loading the opponents (the first game can take a few seconds)"),
+    SLOW_DEAL_MS,
+  );
   try {
-    setStatus("dealing…");
     // the old game is closed first: it would count against this address's games
-    if (game) await api("DELETE", `/api/games/${game.id}`).catch(() => {});
+    if (game && !game.gone) await api("DELETE", `/api/games/${game.id}`).catch(() => {});
+    forget();
     const data = await api("POST", "/api/games", body);
-    game = { id: data.id, spec, state: data.state, busy: false };
-    $("setup").open = false;
+    const settings = { ...body, seed: body.seed };
+    game = { id: data.id, spec, state: data.state, busy: false, settings };
+    game.names = seatNames(settings, data.state.agents);
+    try {
+      sessionStorage.setItem(SETUP_KEY(data.id), JSON.stringify(settings));
+    } catch (err) {
+      /* (no storage: a reload shows agent names only) */
+    }
+    history.replaceState(null, "", `${location.pathname}${location.search}#game=${data.id}`);
+    showBoard(spec);
     $("log").replaceChildren();
-    $("board").classList.remove("hidden");
     await playFrames(data.frames);
     draw(data.state, false);
   } catch (err) {
+    document.body.dataset.phase = "refused";
+    setStatus(err.status === 503 || err.status === 429 ? "server full" : "not started");
     showError(err);
+  } finally {
+    clearTimeout(slow);
+    $("start").disabled = false;
   }
+}
+
+function showBoard(spec) {
+  $("setup").open = false;
+  $("play-area").classList.remove("hidden");
+  drawRules(spec);
+}
+
+function forget() {
+  if (game) {
+    try {
+      sessionStorage.removeItem(SETUP_KEY(game.id));
+    } catch (err) {
+      /* (no storage) */
+    }
+  }
+  game = null;
+}
+
+// a reload: the game named in the address, with its log
+async function resume(id) {
+  let data;
+  try {
+    data = await api("GET", `/api/games/${id}`);
+  } catch (err) {
+    history.replaceState(null, "", location.pathname + location.search);
+    showError(
+      err.status === 404
+        ? new Error("That game is no longer on the server (it was closed or timed out): start a new one.")
+        : err,
+    );
+    return;
+  }
+  let settings = null;
+  try {
+    settings = JSON.parse(sessionStorage.getItem(SETUP_KEY(id)) || "null");
+  } catch (err) {
+    settings = null;
+  }
+  const state = data.state;
+  const spec = specOf(settings ? settings.game : guessGame(state));
+  if (!spec) return showError(new Error("this game is not offered by the server any more"));
+  game = { id, spec, state, busy: false, settings };
+  game.names = settings
+    ? seatNames(settings, state.agents)
+    : Object.fromEntries(state.agents.map((a) => [a, a === state.agent ? "You" : a]));
+  showBoard(spec);
+  $("log").replaceChildren();
+  for (const entry of data.log) addLog(entry.agent, entry.text, entry.mine);
+  draw(state, false);
+}
+
+// without the tab's saved setup: the game whose page script draws this view (the only one
+// offered when there is one)
+function guessGame(state) {
+  const named = catalog.filter((g) => g.script);
+  return (named.length === 1 ? named[0] : catalog[0]).name;
 }
 
 // -- playing ----------------------------------------------------------------------------------
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+function addLog(agent, text, mine) {
+  const log = $("log");
+  const who = mine ? "You" : (game && game.names[agent]) || agent;
+  const line = `${who}: ${text}`;
+  log.append(el("li", { class: mine ? "mine" : "", text: line }));
+  log.scrollTop = log.scrollHeight; // the log follows the game
+  $("latest").textContent = mine ? "" : line;
+}
+
 async function playFrames(frames) {
   for (const f of frames) {
-    $("log").append(el("li", { text: `${f.agent}: ${f.text}` }));
+    addLog(f.agent, f.text, false);
     draw(f.state, true);
     await sleep(FRAME_MS);
   }
 }
 
-async function makeMove(action) {
-  if (!game || game.busy) return;
+async function send(path, body, what) {
+  if (!game || game.busy || game.gone) return;
   game.busy = true;
   showError(null);
+  document.body.dataset.phase = "sent";
   try {
-    const move = game.state.moves.find((m) => m.action === action);
-    $("log").append(el("li", { class: "mine", text: `you: ${move ? move.name : action}` }));
-    const data = await api("POST", `/api/games/${game.id}/move`, {
-      action,
-      version: game.state.version,
-    });
+    const data = await api("POST", `/api/games/${game.id}/${path}`, body);
+    what(data);
     await playFrames(data.frames);
     draw(data.state, false);
   } catch (err) {
-    showError(err);
-    try {
-      draw((await api("GET", `/api/games/${game.id}`)).state, false);
-    } catch (e) {
-      showError(e);
-    }
+    await failed(err);
   } finally {
-    game.busy = false;
+    if (game) game.busy = false;
   }
 }
 
-function drawTable(name, state, readonly, onMove) {
+function makeMove(action) {
+  const move = game && game.state.moves.find((m) => m.action === action);
+  // logged once the server took it (a refused move is not played)
+  send("move", { action, version: game.state.version }, () =>
+    addLog(game.state.agent, move ? move.name : String(action), true),
+  );
+}
+
+function undo() {
+  send("undo", { version: game.state.version }, (data) => {
+    $("log").replaceChildren();
+    api("GET", `/api/games/${game.id}`)
+      .then((d) => d.log.forEach((e) => addLog(e.agent, e.text, e.mine)))
+      .catch(showError);
+    setStatus(`your ${data.undone} choice was taken back`);
+  });
+}
+
+// a refused move: a game the server no longer has ends here; otherwise show it as it is
+async function failed(err) {
+  showError(err);
+  if (err.status === 404) {
+    game.gone = true;
+    history.replaceState(null, "", location.pathname + location.search);
+    $("turn").textContent = "This game is closed: it timed out or was closed. Start a new one.";
+    $("prompt").textContent = "";
+    setStatus("game closed");
+    document.body.dataset.phase = "gone";
+    drawTable(game.spec.name, { ...game.state, moves: [] }, true, () => {}, game.names);
+    $("new-game-button").classList.remove("hidden");
+    $("undo").classList.add("hidden");
+    return;
+  }
+  try {
+    draw((await api("GET", `/api/games/${game.id}`)).state, false);
+  } catch (e) {
+    showError(e);
+  }
+}
+
+// a legal target of the table: outlined, named, clickable and reachable by the keyboard
+function armTarget(target, move, onMove) {
+  target.classList.add("legal");
+  target.setAttribute("tabindex", "0");
+  target.setAttribute("role", "button");
+  target.setAttribute("aria-label", move.name);
+  target.setAttribute("title", move.name);
+  target.addEventListener("click", () => onMove(move.action));
+  target.addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter" || ev.key === " ") {
+      ev.preventDefault();
+      onMove(move.action);
+    }
+  });
+}
+
+function drawTable(name, state, readonly, onMove, names, opts = {}) {
   const table = $("table");
   table.replaceChildren();
   const r = renderer(name);
-  const ctx = { seat: state.seat, agents: state.agents, toMove: state.to_move, readonly };
-  if (state.seats) {
-    for (const [agent, view] of Object.entries(state.seats)) {
-      const part = el("div", { class: "seat-view" }, el("h3", { text: `${agent}'s view` }));
-      r.render(part, view, { ...ctx, seat: state.agents.indexOf(agent) });
-      table.append(part);
-    }
-  } else {
-    r.render(table, state.view, ctx);
-  }
+  const ctx = {
+    seat: state.seat,
+    agent: state.agent,
+    agents: state.agents,
+    names,
+    toMove: state.to_move,
+    readonly,
+    omniscient: Boolean(opts.omniscient),
+    gameKey: opts.gameKey ?? null,
+    hints: Boolean(opts.hints),
+  };
+  r.render(table, opts.view ?? state.view, ctx);
   const moves = $("moves");
   moves.replaceChildren();
   for (const m of state.moves) {
-    const target = m.target && table.querySelector(`[data-target="${m.target}"]`);
-    if (target && !readonly) {
-      target.classList.add("legal");
-      target.addEventListener("click", () => onMove(m.action));
-      target.setAttribute("title", m.name);
-    }
+    const target = m.target && table.querySelector(`[data-target="${CSS.escape(m.target)}"]`);
+    if (target && !readonly) armTarget(target, m, onMove);
     if (!target) {
-      const b = el("button", { class: "move", "data-action": m.action, text: m.name });
+      const b = el("button", { type: "button", class: "move", "data-action": m.action, text: m.name });
       b.disabled = readonly;
       b.addEventListener("click", () => onMove(m.action));
       moves.append(b);
@@ -244,87 +429,60 @@ function drawTable(name, state, readonly, onMove) {
   }
   const fin = $("final");
   fin.replaceChildren();
-  if (state.final) r.final(fin, state.final, ctx);
+  if (state.final) {
+    if (state.over) fin.append(outcome(state, names, opts.omniscient));
+    r.final(fin, state.final, ctx);
+  }
+}
+window.parlourDrawTable = drawTable;
+
+// the end of the game for the person: won, lost to whom, or nobody won (omniscient: who won)
+function outcome(state, names, omniscient) {
+  const winners = (state.final && state.final.winners) || [];
+  const name = (a) => names[a] || a;
+  let text;
+  if (!winners.length) text = "Nobody won.";
+  else if (omniscient) text = `${winners.map(name).join(", ")} won.`;
+  else if (winners.includes(state.agent)) {
+    const others = winners.filter((w) => w !== state.agent);
+    text = others.length ? `You won, tied with ${others.map(name).join(", ")}!` : "You won!";
+  } else text = `You lost: ${winners.map(name).join(", ")} won.`;
+  const won = !omniscient && winners.includes(state.agent);
+  return el("h2", { id: "outcome", class: won ? "won" : "lost", text });
 }
 
 function draw(state, animating) {
   game.state = state;
-  drawTable(game.spec.name, state, animating, makeMove);
+  const s = game.settings || {};
+  drawTable(game.spec.name, state, animating, makeMove, game.names, {
+    gameKey: game.id,
+    hints: s.hints,
+  });
   let turn;
+  const mine = state.to_move === state.agent && !animating;
   if (state.over) turn = "Game over.";
-  else if (state.to_move === state.agent && !animating) turn = `Your turn (${state.agent}).`;
-  else turn = `${state.to_move} is thinking…`;
+  else if (mine) turn = "Your turn.";
+  else turn = `${game.names[state.to_move] || state.to_move} is thinking…`;
   $("turn").textContent = turn;
+  $("prompt").textContent = mine ? state.prompt || "Your move: the gold outlines and buttons are what you may do." : "";
+  $("undo").classList.toggle("hidden", !(mine && state.undo));
+  $("play-again").classList.toggle("hidden", !(state.over && game.settings));
+  $("new-game-button").classList.toggle("hidden", !state.over);
   setStatus(state.over ? "game over" : animating ? "agents moving" : "your turn");
   document.body.dataset.phase = state.over ? "over" : animating ? "agents" : "mine";
 }
 
-// -- replays ----------------------------------------------------------------------------------
-
-async function loadReplayList() {
-  const data = await api("GET", "/api/replays");
-  fillSelect($("replay-list"), data.replays);
-}
-
-async function openReplay(body) {
-  showError(null);
-  try {
-    const data = await api("POST", "/api/replays", body);
-    stopReplay();
-    replay = { id: data.id, summary: data.summary, playing: false };
-    $("step").max = data.summary.steps;
-    $("step").value = 0;
-    // omniscient first, when offered (only for a finished game)
-    fillSelect($("replay-view"), data.summary.views, data.summary.views[0]);
-    $("replay-controls").classList.remove("hidden");
-    $("board").classList.remove("hidden");
-    $("log").replaceChildren(
-      el("li", { text: `${data.summary.game}, seed ${data.summary.seed}: ${data.summary.agents.join(" vs ")}` }),
-    );
-    await showStep();
-  } catch (err) {
-    showError(err);
+function drawRules(spec) {
+  const box = $("rules-text");
+  box.replaceChildren();
+  const rules = (spec && spec.rules) || [];
+  $("rules").classList.toggle("hidden", !rules.length);
+  for (const section of rules) {
+    box.append(el("h3", { text: section.heading }));
+    for (const para of section.text.split(/\n\s*\n/)) box.append(el("p", { text: para.trim() }));
   }
 }
-
-let frameTicket = 0; // the latest frame asked for: an older answer arriving late is dropped
-
-async function showStep() {
-  if (!replay) return;
-  const ticket = ++frameTicket;
-  const step = Number($("step").value);
-  const view = $("replay-view").value;
-  try {
-    const state = await api("GET", `/api/replays/${replay.id}/frame?step=${step}&view=${view}`);
-    if (ticket !== frameTicket) return;
-    drawTable(replay.summary.game, state, true, () => {});
-    $("step-label").textContent = `step ${state.step} / ${state.steps}`;
-    $("turn").textContent = state.over ? "Game over." : `${state.to_move} to move`;
-    document.body.dataset.view = view;
-    document.body.dataset.step = String(state.step);
-  } catch (err) {
-    showError(err);
-  }
-}
-
-function stopReplay() {
-  if (replay) replay.playing = false;
-  $("play-pause").textContent = "Play";
-}
-
-async function togglePlay() {
-  if (!replay) return;
-  if (replay.playing) return stopReplay();
-  replay.playing = true;
-  $("play-pause").textContent = "Pause";
-  const s = $("step");
-  while (replay.playing && Number(s.value) < Number(s.max)) {
-    s.value = Number(s.value) + 1;
-    await showStep();
-    await sleep(PLAY_MS);
-  }
-  stopReplay();
-}
+window.parlourDrawRules = drawRules;
 
 // -- wiring -----------------------------------------------------------------------------------
 
@@ -332,11 +490,13 @@ function showTab(which) {
   const playing = which === "play";
   $("tab-play").classList.toggle("active", playing);
   $("tab-replay").classList.toggle("active", !playing);
+  $("tab-play").setAttribute("aria-pressed", String(playing));
+  $("tab-replay").setAttribute("aria-pressed", String(!playing));
   $("setup").classList.toggle("hidden", !playing);
   $("replay-setup").classList.toggle("hidden", playing);
-  $("board").classList.add("hidden");
-  stopReplay();
-  if (!playing) loadReplayList().catch(showError);
+  $("play-area").classList.add("hidden");
+  document.body.dataset.tab = which;
+  window.parlourReplayTab(!playing);
 }
 
 // a game's drawing comes from its plug-in (Game.web.script), served as /games/<name>.js
@@ -352,6 +512,7 @@ function loadScript(src) {
 
 async function init() {
   catalog = (await api("GET", "/api/catalog")).games;
+  window.parlourCatalog = catalog;
   await Promise.all(
     catalog.filter((g) => g.script).map((g) => loadScript(`/games/${encodeURIComponent(g.name)}.js`)),
   );
@@ -363,23 +524,23 @@ async function init() {
   $("new-game").addEventListener("submit", startGame);
   $("tab-play").addEventListener("click", () => showTab("play"));
   $("tab-replay").addEventListener("click", () => showTab("replay"));
-  $("open-listed").addEventListener("click", () => openReplay({ name: $("replay-list").value }));
-  $("replay-file").addEventListener("change", async (ev) => {
-    const file = ev.target.files[0];
-    if (!file) return;
-    let doc;
-    try {
-      doc = JSON.parse(await file.text());
-    } catch (err) {
-      return showError(new Error(`${file.name} does not parse as JSON: ${err.message}`));
-    }
-    await openReplay({ replay: doc });
+  $("undo").addEventListener("click", undo);
+  $("play-again").addEventListener("click", () => {
+    const again = { ...game.settings };
+    delete again.seed; // a new deal
+    newGame(again);
   });
-  $("step").addEventListener("input", showStep);
-  $("replay-view").addEventListener("change", showStep);
-  $("play-pause").addEventListener("click", togglePlay);
-  setStatus("ready");
+  $("new-game-button").addEventListener("click", () => {
+    $("setup").open = true;
+    $("game").focus();
+  });
+  const id = new URLSearchParams(location.hash.slice(1)).get("game");
+  if (id) await resume(id);
+  if (!game) setStatus("ready");
   document.body.dataset.ready = "1";
 }
 
-init().catch(showError);
+init().catch((err) => {
+  showError(err);
+  document.body.dataset.ready = "1";
+});
