@@ -3,7 +3,7 @@
 | part | used by | hooks |
 |---|---|---|
 | :class:`TerminalUI` (``Game.terminal``) | ``parlour play`` (:mod:`parlour.apps.play`); the web page's move names and move descriptions | ``default_players``, ``default_opponent``, ``add_arguments``, ``env_options``, ``moves`` (abstract), ``private`` (abstract), ``view``, ``describe_other`` (abstract), ``group``, ``extra_commands``, ``run_extra``, ``final`` (abstract) |
-| :class:`WebUI` (``Game.web``) | ``parlour serve`` (:mod:`parlour.apps.web`), beside the terminal UI (a game with a terminal UI and no web part gets these defaults) | ``options``, ``view``, ``target``, ``reveal``, ``script`` |
+| :class:`WebUI` (``Game.web``) | ``parlour serve`` (:mod:`parlour.apps.web`), beside the terminal UI (a game with a terminal UI and no web part gets these defaults) | ``options``, ``rules``, ``view``, ``prompt``, ``target``, ``reveal``, ``script`` |
 
 A game subclasses either and fills in the abstract methods; the rest have working defaults. The
 parts hold no state: one instance serves every game of a process.
@@ -71,9 +71,10 @@ class TerminalUI:
         """The text an extra command shows."""
         raise KeyError(command)
 
-    def final(self, env: Any, results: dict[str, Any]) -> str:
+    def final(self, env: Any, results: dict[str, Any], agent: str | None = None) -> str:
         """The end of the game (``results`` is the env's ``results()``): scores, winners, what
-        was hidden."""
+        was hidden; ``agent``: the person's seat, to word the outcome from their point of view
+        (None: an onlooker's words)."""
         raise NotImplementedError
 
 
@@ -84,6 +85,16 @@ class WebUI:
         """The game's own fields of the page's new-game form: ``{"name", "label", "choices",
         "default"}`` each (``choices``: a list, or ``"bool"``); none by default."""
         return []
+
+    def rules(self) -> list[dict[str, str]]:
+        """The page's rules panel: short sections ``{"heading", "text"}`` (plain text; a blank
+        line separates paragraphs); none by default."""
+        return []
+
+    def prompt(self, env: Any, agent: str) -> str | None:
+        """One plain sentence telling ``agent`` what to do now (called only when it decides);
+        None: the page says "Your move"."""
+        return None
 
     def view(self, env: Any, agent: str, hints: bool = False) -> Any:
         """What the page shows the seat ``agent``: built from ``env.player_view(agent)`` only
