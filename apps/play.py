@@ -46,6 +46,7 @@ from __future__ import annotations
 import argparse
 import copy
 import importlib.util
+import inspect
 import pickle
 import sys
 import textwrap
@@ -204,7 +205,7 @@ class Session:
         self.say(env.render())
         self.say()
         self.say("Game over.")
-        self.say(self.ui.final(env, env.unwrapped.results()))
+        self.say(final_text(self.ui, env, env.unwrapped.results(), self.human))
         return 0
 
     def ask(self) -> int | None:
@@ -291,6 +292,14 @@ class Session:
         if len(starts) > 1:
             return f"'{text}' fits {len(starts)} moves; type more of the name or its number."
         return f"'{text}' is not a move or a command (type help)."
+
+
+def final_text(ui: TerminalUI, env: Any, results: dict[str, Any], agent: str) -> str:
+    """The UI's end of the game, worded for the person's seat ``agent`` when its ``final``
+    takes the ``agent`` keyword (older UIs: their own words)."""
+    if "agent" in inspect.signature(ui.final).parameters:
+        return ui.final(env, results, agent=agent)
+    return ui.final(env, results)
 
 
 def run(args: argparse.Namespace, stdin: TextIO | None = None, out: TextIO | None = None) -> int:

@@ -71,9 +71,10 @@ class TerminalUI:
         """The text an extra command shows."""
         raise KeyError(command)
 
-    def final(self, env: Any, results: dict[str, Any]) -> str:
+    def final(self, env: Any, results: dict[str, Any], agent: str | None = None) -> str:
         """The end of the game (``results`` is the env's ``results()``): scores, winners, what
-        was hidden."""
+        was hidden; ``agent``: the person's seat, to word the outcome from their point of view
+        (None: an onlooker's words)."""
         raise NotImplementedError
 
 

@@ -110,8 +110,13 @@ def test_full_guests_game_to_the_end_shows_the_solution_and_its_proof():
     s, code, out = session(["2"] * 3000, seed=4, level="easy")
     assert code == 0 and "Game over." in out
     before, after = out.split("Game over.")
+    from parlour.envs.awkward_guests.case.board import WALTON
+
     sol = s.env.game.case.solution
-    assert "The solution:" in after and sol.murderer in after and sol.weapon in after
+    words = " ".join(after.split())  # (the session wraps lines to 80 columns)
+    line = words[words.index("The solution:") :].split(" The cards that prove it")[0]
+    assert WALTON.display(sol.murderer) in line and WALTON.display(sol.weapon) in line
+    assert sol.motive not in line  # display names, not internal ids
     assert "The cards that prove it:" in after
     assert "The solution:" not in before
     assert max(len(line) for line in out.splitlines()) <= 80
@@ -173,3 +178,82 @@ def test_bad_input_before_every_move_of_a_whole_game(game, capsys):
     assert prompts > 3
     assert out.count("There is no move 0") == prompts
     assert out.count("'no-such-move' is not a move") == prompts
+
+
+def _solved_game(level: str, solver: int, n: int = 3, seed: int = 5):
+    """A game where seat ``solver`` accuses correctly at the first Solution phase (the others
+    go on; the turns are random)."""
+    import numpy as np
+
+    from parlour.envs.awkward_guests import actions as A
+    from parlour.envs.awkward_guests.env import raw_env
+    from parlour.envs.awkward_guests.game.accusation import accusation_actions
+
+    env = raw_env(num_players=n, level=level)
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    plan = accusation_actions(env.game.case.solution, env.game.tables.accomplice_possible)
+    while not all(env.terminations[a] or env.truncations[a] for a in env.agents):
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            env.step(None)
+            continue
+        view = env.player_view(agent)
+        if view.decision == "solution":
+            action = A.YES if view.seat == solver else A.NO
+        elif view.decision in ("murderer", "motive", "weapon", "accomplice", "accomplice_motive"):
+            action = plan[len([x for x in view.pending_accusation.__dict__.values() if x])]
+        else:
+            action = int(rng.choice(view.legal_actions))
+        env.step(action)
+    return env
+
+
+@pytest.mark.parametrize("level", ["easy", "medium"])
+def test_guests_end_text_from_the_winners_and_a_losers_seat(level):
+    from parlour.envs.awkward_guests.case.board import WALTON
+    from parlour.games.guests.plugin import GuestsTerminal
+
+    env = _solved_game(level, solver=1)
+    results = env.unwrapped.results()
+    assert results["winners"] == ["player_1"]
+    ui = GuestsTerminal()
+    won = ui.final(env, results, agent="player_1")
+    lost = ui.final(env, results, agent="player_2")
+    assert won.splitlines()[0] == "You won: you solved the case."
+    assert lost.splitlines()[0] == "You lost: player_1 solved the case."
+    assert ui.final(env, results).splitlines()[0] == "player_1 solved the case."
+    sol = env.game.case.solution
+    line = next(x for x in won.splitlines() if x.startswith("The solution:"))
+    assert WALTON.display(sol.murderer) in line and WALTON.motive(sol.motive).name in line
+    assert WALTON.display(sol.weapon) in line
+    assert not re.search(r"[a-z]_[a-z]", line) and sol.motive not in line.split("“")[0]
+    assert "You accused" in won and "(for “" in won and ": right." in won  # the accusation
+    assert "player_1 accused" in lost
+
+
+def test_guests_end_text_when_nobody_solved_it():
+    from parlour.envs.awkward_guests.env import raw_env
+    from parlour.games.guests.plugin import GuestsTerminal
+
+    env = raw_env(num_players=2, level="easy", max_rounds=1)
+    env.reset(seed=3)
+    while not all(env.terminations[a] or env.truncations[a] for a in env.agents):
+        view = env.player_view(env.agent_selection)
+        env.step(49 if view.decision == "solution" else view.legal_actions[0])  # NO: go on
+    text = GuestsTerminal().final(env, env.unwrapped.results(), agent="player_0")
+    assert text.splitlines()[0] == "Nobody solved the case: the round limit was reached."
+
+
+def test_guests_session_words_the_end_for_the_person():
+    s, code, out = session(["2"] * 3000, seed=4, level="easy")
+    after = out.split("Game over.")[1]
+    results = s.env.unwrapped.results()
+    first = after.split("The solution:")[0]
+    if "player_1" in results["winners"]:
+        assert "You won" in first
+    elif results["winners"]:
+        assert f"You lost: {results['winners'][0]}" in first
+    else:
+        assert "Nobody solved the case" in first
+    assert "Result:" not in after and "winner(s)" not in after

@@ -4,7 +4,8 @@ Used by ``parlour play guests`` (and handy in logs):
 
 * :func:`describe` names a legal action from the deciding player's own view;
 * :func:`describe_public` names another player's step as an onlooker may know it (never which
-  cards were offered, paid or discarded, nor any part of an accusation);
+  cards were offered, paid or discarded, nor any part of an accusation), and announces the
+  public end of a Solution phase: who accused wrongly and is out, who won;
 * :func:`notebook_sheet` prints the player's investigation sheet from their notebook: the
   suspects × motives proof boxes, the mansion's rooms with excluded weapons and crossed-out
   passages, head counts, sightings, claims, conspiracy notes and the candidates left;
@@ -77,7 +78,8 @@ def describe(view: GuestsView, action: int) -> str:
 def describe_public(before: GuestsView, after: GuestsView, seat: int, action: int) -> str | None:
     """What an onlooker may say about another player's step (``before``/``after``: the
     onlooker's views around it); ``None`` for a step that must pass unmentioned (the steps of a
-    hidden Solution-phase choice: only its end, when the next player decides, is announced)."""
+    hidden Solution-phase choice: only its end, when the next player decides, is announced,
+    with who accused wrongly and is out, and how the game ended)."""
     d = before.phase
     if action < CARD_0:
         return f"asks about {B.display(REFERENCES[action])}"
@@ -86,21 +88,56 @@ def describe_public(before: GuestsView, after: GuestsView, seat: int, action: in
             bid = next((b for b in after.bids if b.seat == seat), None)
             if bid is None:
                 return "offers nothing"
-            return f"bids {bid.count} card(s) of total value {bid.value}"
+            return f"offers {_cards(bid.count)} worth {bid.value} in all (face down)"
         return "picks a card to offer"
     if d == "exchange":
+        bid = next((b for b in before.bids if b.answering), None)
+        whose = "the deck's" if bid is None or bid.seat < 0 else f"player_{bid.seat}'s"
         if action == YES:
-            return "accepts a bid"
+            return f"accepts {whose} offer"
         if action == NO:
-            return "declines a bid"
+            return f"declines {whose} offer"
         return "pays with a card"
     if d == "solution":
+        ended = _solution_end(before, after)
+        if ended:
+            return "has decided whether to accuse.\n" + ended  # (a public event: its own line)
         if after.current_player == seat and not after.result:
             return None  # still deciding: how many steps a choice takes is secret
-        return "has decided (accusations stay secret)"
+        return "has decided whether to accuse (that stays secret)"
     if d == "discard":
         return "discards a card"
     return "moves"
+
+
+def _cards(n: int) -> str:
+    return f"{n} card" + ("" if n == 1 else "s")
+
+
+def _solution_end(before: GuestsView, after: GuestsView) -> str:
+    """The public end of a Solution phase, a line each: who accused wrongly and is out, who
+    won ("": none of it happened in this step)."""
+    out = [p for p in range(before.num_players) if after.out[p] and not before.out[p]]
+    said = [
+        f"player_{p} accused wrongly and is out of the game (their cards go onto the revealed "
+        "pile)."
+        for p in out
+    ]
+    if after.result and not before.result:
+        winners = " and ".join(f"player_{p}" for p in after.winners)
+        if after.result == "win" and out and len(after.winners) == 1:
+            said.append(f"{winners} is the last one left and wins.")
+        elif after.result == "win":
+            said.append(
+                f"{winners} solved the case and {'win' if len(after.winners) > 1 else 'wins'}."
+            )
+        elif after.result == "draw":
+            said.append("Everybody still in accused wrongly: nobody wins.")
+        elif after.result == "truncated":
+            said.append("The round limit is reached: nobody wins.")
+        elif after.result == "loss":
+            said.append("The accusation was wrong: the game is lost.")
+    return "\n".join(said)
 
 
 # ----------------------------------------------------------------------------- notebook

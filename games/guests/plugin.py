@@ -60,6 +60,7 @@ from parlour.agents.base import Agent
 from parlour.agents.factory import float_option
 from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests import game as G
+from parlour.envs.awkward_guests.case.board import WALTON
 from parlour.envs.awkward_guests.env import raw_env
 from parlour.envs.awkward_guests.hidden import redeal
 from parlour.envs.awkward_guests.moves import (
@@ -74,6 +75,13 @@ from parlour.games import Game
 from parlour.games.guests.case_pool import guests_data_source, guests_reset_source
 from parlour.games.guests.deducer import DeducerAgent
 from parlour.games.guests.web import DEFAULT_LEVEL, GuestsWeb
+from parlour.games.guests.words import (
+    accusation_line,
+    accusations_made,
+    outcome_line,
+    solution_line,
+    solution_names,
+)
 from parlour.games.intervals import mean_estimate, share_estimate
 from parlour.games.parts import Column, Estimate, Evaluation, Statistics, Training
 from parlour.games.stepping import GameRecord
@@ -304,7 +312,11 @@ class GuestsTerminal(TerminalUI):
             lines.append(f"Still to discard: {view.to_discard} card(s).")
         acc = view.pending_accusation
         if acc is not None:
-            parts = [x for x in (acc.murderer, acc.motive, acc.weapon, acc.accomplice) if x]
+            parts = [
+                "no accomplice" if x == "none" else WALTON.display(x)
+                for x in (acc.murderer, acc.motive, acc.weapon, acc.accomplice)
+                if x
+            ]
             lines.append("Your accusation so far: " + (", ".join(parts) or "-"))
         return "\n".join(lines)
 
@@ -326,20 +338,13 @@ class GuestsTerminal(TerminalUI):
             return notebook_sheet(env.player_view(agent))
         raise KeyError(command)
 
-    def final(self, env: Any, results: dict[str, Any]) -> str:
-        case = env.game.case  # the game is over: the solution may be shown
-        sol = case.solution
-        winners = ", ".join(results["winners"]) or "none"
-        lines = [f"Result: {results['result']}; winner(s): {winners}"]
-        lines.append(
-            f"The solution: {sol.murderer} killed Mr. Walton for '{sol.motive}' with the "
-            f"{sol.weapon}"
-            + (
-                f", helped by {sol.accomplice} ('{sol.accomplice_motive}')."
-                if sol.accomplice
-                else "."
-            )
-        )
+    def final(self, env: Any, results: dict[str, Any], agent: str | None = None) -> str:
+        """The outcome from ``agent``'s point of view (None: an onlooker's), the solution and
+        every accusation made in display names, and the cards that prove the solution."""
+        case = env.unwrapped.game.case  # the game is over: the solution may be shown
+        lines = [outcome_line(results, agent)]
+        lines.append(f"The solution: {solution_line(solution_names(case.solution))}.")
+        lines.extend(accusation_line(acc, agent) for acc in accusations_made(env.unwrapped.game))
         lines.append("The cards that prove it:")
         lines.extend("  " + card_line(c, CARD_LINE_WIDTH) for c in proof(case))
         return "\n".join(lines)

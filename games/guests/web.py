@@ -3,9 +3,11 @@
 | hook | what the page gets |
 |---|---|
 | ``options`` | the level |
-| ``view`` | the seat's ``player_view``, the public mansion map (:func:`board_json`), the revealed pile's cards, the investigation sheet, and with aids on the candidate count of the deduction engine |
+| ``rules`` | the rules panel (:data:`~parlour.games.guests.words.RULES`) |
+| ``view`` | the seat's ``player_view``, the public mansion map and the speakers' kinds (:func:`board_json`), the revealed pile's cards, the investigation sheet as a grid (``notebook``, :mod:`~parlour.games.guests.notebook_grid`), and with aids on the candidate count of the deduction engine (``candidates``) and the murderers, motives, weapons (and accomplices) it still allows (``remaining``) |
+| ``prompt`` | one plain sentence per decision (:func:`~parlour.games.guests.words.prompt_text`) |
 | ``target`` | references asked by clicking a room or a suspect (``ref:<id>``), hand cards by clicking them (``card:<slot>``) |
-| ``reveal`` | the result, winners, the solution and a minimal proving card set |
+| ``reveal`` | the result, winners, the solution and a minimal proving card set, every accusation made (who, what it named, right or wrong; :func:`~parlour.games.guests.words.accusations_made`) |
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from typing import Any
 
 from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests.case.board import WALTON
+from parlour.games.guests.notebook_grid import notebook_grid, remaining
+from parlour.games.guests.words import RULES, accusations_made, prompt_text, solution_names
 from parlour.games.ui import WebUI, package_script
 
 #: the level of a new game
@@ -33,11 +37,17 @@ class GuestsWeb(WebUI):
             {"name": "level", "label": "level", "choices": list(LEVELS), "default": DEFAULT_LEVEL}
         ]
 
+    def rules(self) -> list[dict[str, str]]:
+        return [dict(section) for section in RULES]
+
+    def prompt(self, env: Any, agent: str) -> str | None:
+        return prompt_text(env.player_view(agent))
+
     def view(self, env: Any, agent: str, hints: bool = False) -> Any:
         """The seat's view, the public mansion map, the public revealed pile's cards, the
-        investigation sheet and (``hints``) the candidate count the deduction engine allows."""
+        investigation sheet grid and (``hints``) the candidate count and the
+        remaining murderers, motives, weapons (accomplices) the deduction engine allows."""
         from parlour.envs.awkward_guests.case.deduction import Deduction
-        from parlour.envs.awkward_guests.moves import notebook_sheet
 
         view = env.player_view(agent)
         tables, state = env.unwrapped.game.tables, env.unwrapped.game
@@ -45,12 +55,13 @@ class GuestsWeb(WebUI):
             "view": view,
             "board": board_json(),
             "revealed_cards": [tables.view_cards[c] for c in state.revealed],
-            "sheet": notebook_sheet(view),
+            "notebook": notebook_grid(view),
         }
         if hints:
             ded = Deduction(view.accomplice_possible)
             ded.add_facts(view.facts)
             page["candidates"] = ded.count()
+            page["remaining"] = remaining(ded, view.accomplice_possible)
         return page
 
     def target(self, env: Any, agent: str, action: int) -> str | None:
@@ -64,18 +75,11 @@ class GuestsWeb(WebUI):
 
     def reveal(self, env: Any, results: dict[str, Any] | None) -> dict[str, Any]:
         case = env.unwrapped.game.case  # the game is over (or an omniscient replay)
-        sol = case.solution
         out: dict[str, Any] = {
-            "solution": {
-                "murderer": WALTON.display(sol.murderer),
-                "motive": WALTON.motive(sol.motive).name,
-                "weapon": WALTON.display(sol.weapon),
-                "accomplice": WALTON.display(sol.accomplice) if sol.accomplice else None,
-                "accomplice_motive": WALTON.motive(sol.accomplice_motive).name
-                if sol.accomplice
-                else None,
-            },
+            "solution": solution_names(case.solution),
             "proof": _proof(case),
+            "accusations": accusations_made(env.unwrapped.game),
+            "board": board_json(),
         }
         if results is not None:
             out.update(result=results["result"], winners=results["winners"])
@@ -103,7 +107,8 @@ def _proof(case: Any) -> list[Any]:
 
 @functools.lru_cache(maxsize=1)
 def board_json() -> dict[str, Any]:
-    """The public mansion map of the page: rooms (grid places), passages, suspects."""
+    """The public mansion map of the page: rooms (grid places), passages, suspects, each card
+    speaker's name and kind, and the display names of suspects, rooms, motives and weapons."""
     from parlour.envs.awkward_guests.picture_map import (
         MAP_GRID,
         PASSAGE_BENDS,
@@ -131,4 +136,24 @@ def board_json() -> dict[str, Any]:
             {"id": x, "name": display_name(x), "color": "rgb({}, {}, {})".format(*suspect_color(x))}
             for x in WALTON.suspects
         ],
+        "speakers": {
+            x: {"name": WALTON.display(x), "kind": speaker_kind(x)} for x in WALTON.speakers
+        },
+        "names": {
+            x: WALTON.display(x)
+            for x in (
+                *WALTON.suspects,
+                *WALTON.rooms,
+                *(m.id for m in WALTON.motives),
+                *(w.id for w in WALTON.weapons),
+            )
+        },
     }
+
+
+def speaker_kind(speaker: str) -> str:
+    """The kind of a card's speaker (the card's icon): ``guest`` (a suspect), ``staff`` (the
+    household) or ``official`` (the police, the coroner)."""
+    if speaker in WALTON.suspects:
+        return "guest"
+    return "staff" if speaker in WALTON.staff else "official"

@@ -100,7 +100,8 @@ accusation, ``−1`` for a wrong one, ``0`` at truncation.
 
 ``accusation_log`` lists every resolved accusation in the order made as ``(round, seat,
 correct)`` (also the wrong ones of a phase that a correct accuser ends); it is only read for
-statistics (the env's ``results()``), never by the rules.
+statistics (the env's ``results()``), never by the rules; ``accused`` holds what each of them
+named (five indices, as ``accusations``; hidden until the game is over).
 
 Modules
 -------

@@ -118,6 +118,7 @@ def _resolve_solution(state: GuestsData) -> bool:
     correct = [p for p, acc in accs.items() if tuple(accusation_solution(acc)) == truth]
     wrong = sorted(p for p in accs if p not in correct)
     state.accusation_log.extend((state.round, p, p in correct) for p in accs)
+    state.accused.extend(tuple(acc) for acc in accs.values())
     n = state.config.num_players
     if correct:
         _finish(state, "win", sorted(correct))

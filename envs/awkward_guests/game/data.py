@@ -100,6 +100,9 @@ class GuestsData:
     #: every resolved accusation, in the order made: ``(round, seat, correct)`` (statistics;
     #: while the game runs it only holds wrong ones, i.e. who is out since when)
     accusation_log: list[tuple[int, int, bool]] = field(default_factory=list)
+    #: what each entry of ``accusation_log`` named (the five indices of ``accusations``, the
+    #: same order; hidden while the game runs: the web page shows them once it is over)
+    accused: list[tuple[int, ...]] = field(default_factory=list)
     turns_taken: int = 0
     num_moves: int = 0
     #: per seat, bumped whenever that seat's hand, selection or ``known`` row changes
@@ -139,6 +142,7 @@ class GuestsData:
         new.winners = list(self.winners)
         new.newly_out = list(self.newly_out)
         new.accusation_log = list(self.accusation_log)  # (tuples are immutable)
+        new.accused = list(self.accused)
         new.hand_version = list(self.hand_version)
         new.last_turns = self.last_turns  # public record: immutable, so copies share it
         return new
