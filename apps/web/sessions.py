@@ -255,12 +255,25 @@ class GameSession:
             self.snapshot = None
         elif self.snapshot is None or self.snapshot[0] != group:
             self.snapshot = (group, copy.deepcopy(self.env), self.version)
+        before = self.ui.view(self.env, self.human)
         self._step(action)
         self.log.append(
             {"step": self.version, "agent": self.human, "text": moves[action], "mine": True}
         )
-        frames = self._play_agents()
+        frames = self._announce(before, action) + self._play_agents()
         return {"state": self.state(), "frames": frames}
+
+    def _announce(self, before: Any, action: int) -> list[dict[str, Any]]:
+        """The public events the person's own move set off (e.g. an accusation settled: who was
+        wrong and is out, who won): the lines after the first of what an onlooker is told of it,
+        as frames of no agent."""
+        seat = self.env.possible_agents.index(self.human)
+        said = self.ui.describe_other(before, self.ui.view(self.env, self.human), seat, action)
+        frames = []
+        for line in (said or "").split("\n")[1:]:
+            self.log.append({"step": self.version, "agent": "", "text": line, "mine": False})
+            frames.append({"agent": "", "text": line, "state": self.state()})
+        return frames
 
     def _step(self, action: int) -> None:
         self.env.step(action)

@@ -222,10 +222,19 @@ table.gx-grid { border-collapse: collapse; font-size: 0.85em; margin-bottom: 0.8
     return b;
   }
 
+  // the table is drawn again at every move: a panel the person opened or closed stays so
+  const opened = new Map();
+  function keptOpen(details, key, byDefault) {
+    details.open = opened.has(key) ? opened.get(key) : byDefault;
+    details.dataset.panel = key;
+    details.addEventListener("toggle", () => opened.set(key, details.open));
+    return details;
+  }
+
   function notebookOf(page, v, ctx) {
     const nb = page.notebook;
-    const box = el("details", { class: "gx-notebook", open: "" },
-      el("summary", { text: `Notebook (${plural(v.notebook.length, "card")} seen)` }));
+    const box = keptOpen(el("details", { class: "gx-notebook" },
+      el("summary", { text: `Notebook (${plural(v.notebook.length, "card")} seen)` })), "notebook", true);
     if (page.remaining) box.append(remainingOf(page));
     const store = marksStore(ctx);
     const ownMarks = !ctx.omniscient;
@@ -245,8 +254,8 @@ table.gx-grid { border-collapse: collapse; font-size: 0.85em; margin-bottom: 0.8
         if (ownMarks) tr.append(el("td", {}, markButton(row, store)));
         table.append(tr);
       }
-      box.append(el("details", { class: "gx-section" }, el("summary", { text: sec.title }),
-        el("div", { class: "gx-grid-wrap" }, table)));
+      box.append(keptOpen(el("details", { class: "gx-section" }, el("summary", { text: sec.title }),
+        el("div", { class: "gx-grid-wrap" }, table)), `section:${sec.title}`, false));
     }
     if (nb.notes.length) {
       const ul = el("ul");

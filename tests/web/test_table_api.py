@@ -4,6 +4,8 @@ before the first game."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -59,7 +61,7 @@ def test_a_prompt_whenever_the_person_decides(live: Live, game: str, extra: dict
         if state["over"]:
             break
         assert isinstance(state["prompt"], str) and state["prompt"].strip()
-        assert "_" not in state["prompt"]  # (no engine ids)
+        assert "_" not in re.sub(r"player_\d+", "", state["prompt"])  # (no engine ids)
         prompts.add(state["prompt"])
         state = play(live, key, state, rng)[1]["state"]
     assert len(prompts) > 1  # (not one sentence for everything)
@@ -146,3 +148,24 @@ def test_warm_up_loads_the_default_models_before_the_first_game() -> None:
     assert warm_up() == defaults
     cached = {key[0] for key in ppo._CACHE}
     assert cached == {os.path.abspath(m.path) for m in read_index() if m.name in defaults}
+
+
+def test_the_events_of_the_persons_own_move_are_announced(live: Live) -> None:
+    """An accusation round the person's own move settles is announced like any other (who was
+    wrong and is out, who won): frames of no agent, in the log too."""
+    events = []
+    for seed in range(8):
+        key, state = new_game(live, "guests", seed=seed, players=2, opponents=["random"])
+        rng = np.random.default_rng(seed)
+        while not state["over"]:
+            _, data = play(live, key, state, rng)
+            events += [f["text"] for f in data["frames"] if f["agent"] == ""]
+            state = data["state"]
+        log = live.call("GET", f"/api/games/{key}")[1]["log"]
+        assert [e["text"] for e in log if e["agent"] == ""] == [
+            t for t in events if t in {e["text"] for e in log}
+        ]
+        if events:
+            break
+    assert events, "no accusation settled by the person's move in 8 games"
+    assert all("accused wrongly" in t or "win" in t or "nobody" in t.lower() for t in events)

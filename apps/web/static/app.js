@@ -66,6 +66,8 @@ function showError(err) {
   box.classList.toggle("hidden", !err);
 }
 
+window.parlourShowError = showError;
+
 function setStatus(text) {
   $("status").textContent = text;
 }
@@ -309,13 +311,18 @@ function guessGame(state) {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+// a move of the log (agent "": an event of the table); a text's later lines are the public
+// events it set off (an accusation settled...), each a line of its own
 function addLog(agent, text, mine) {
   const log = $("log");
   const who = mine ? "You" : (game && game.names[agent]) || agent;
-  const line = `${who}: ${text}`;
-  log.append(el("li", { class: mine ? "mine" : "", text: line }));
+  text.split("\n").forEach((part, i) => {
+    const event = !agent || i > 0;
+    const line = event ? part : `${who}: ${part}`;
+    log.append(el("li", { class: mine && !event ? "mine" : event ? "event" : "", text: line }));
+    if (!mine || event) $("latest").textContent = line;
+  });
   log.scrollTop = log.scrollHeight; // the log follows the game
-  $("latest").textContent = mine ? "" : line;
 }
 
 async function playFrames(frames) {

@@ -14,11 +14,7 @@
   let replay = null; // {id, summary, playing, seat, names, moves: {view: list}}
   let frameTicket = 0; // the latest frame asked for: an older answer arriving late is dropped
 
-  function showError(err) {
-    const box = $("error");
-    box.textContent = err ? String(err.message || err) : "";
-    box.classList.toggle("hidden", !err);
-  }
+  const showError = (err) => window.parlourShowError(err);
 
   async function loadList() {
     const data = await api("GET", "/api/replays");
