@@ -10,8 +10,8 @@ from collections.abc import Iterator
 import pytest
 
 from parlour.apps.web.sessions import Limits
+from tests.web.browser import CHROMIUM, CHROMIUM_ARGS, SIZES
 from tests.web.conftest import Live, start_server
-from tests.web.test_browser import CHROMIUM, CHROMIUM_ARGS, VIEWPORT
 
 #: games one address may keep in this test's server
 PER_CLIENT = 3
@@ -41,7 +41,7 @@ def page(live_limited: Live) -> Iterator:
         pytest.fail(f"{CHROMIUM} is missing: run `make chromium` (apt-get install -y chromium)")
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        pg = browser.new_context(viewport=VIEWPORT).new_page()
+        pg = browser.new_context(**SIZES["desktop"]).new_page()
         pg.goto(f"{live_limited.url}/?frame_ms=0")
         pg.wait_for_selector("body[data-ready='1']")
         yield pg
@@ -65,7 +65,7 @@ def test_the_page_offers_models_by_id_and_shows_a_full_server(page, live_limited
     for _ in range(PER_CLIENT - 1):
         assert live_limited.call("POST", "/api/games", {"game": "audition", "opponents":
                                                         ["random"]})[0] == 200  # fmt: skip
-    page.reload()  # (a fresh form: the game's page hides it)
+    page.goto(f"{live_limited.url}/?frame_ms=0")  # (a fresh form: no #game=ID to resume)
     page.wait_for_selector("body[data-ready='1']")
     page.select_option("#game", "audition")
     page.select_option("#players", "2")
