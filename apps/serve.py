@@ -9,8 +9,8 @@ Starts a local web server (Starlette + uvicorn, :mod:`parlour.apps.web`) and pri
 address. In the page a person picks a game, the player count, the game's options, their seat and
 the opponents from the server's catalog (every scripted agent that plays the game, the shipped
 models of that game and player count, and each ``--model`` file and each
-``runs/*/model.safetensors`` found under the current folder, by a catalog id: the page never
-names a file), then plays by clicking. The server answers only its own page (``Host`` and
+``runs/*/model.safetensors`` found under the current folder that fits the game, by a catalog
+id: the page never names a file), then plays by clicking. The server answers only its own page (``Host`` and
 ``Origin`` checked) and bounds what a request may cost (:mod:`parlour.apps.web.guard`,
 :mod:`parlour.apps.web.sessions`); ``--host`` other than a loopback address prints a warning:
 anyone who reaches the address may play and use the server's CPU. Model files are loaded

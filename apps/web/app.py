@@ -4,16 +4,17 @@
 |---|---|---|
 | ``GET /`` | — | the page (``static/index.html``) |
 | ``GET /games/{name}.js`` | — | the drawing of an offered game (its ``Game.web.script()``; 404 for any other name) |
-| ``GET /api/catalog`` | — | what the page may choose (:class:`~parlour.apps.web.catalog.Catalog`): per game its seats, default players and opponent, its own options (``options``: name, choices, default), ``rules`` (the rules panel's sections: heading, text), ``script`` (whether it has a drawing), ``agents`` (catalog ids at any player count: the scripted agents, the operator's models ``ppo:#K`` and ``audition.search:model=#K``), ``labels`` (what the page shows for an operator's model id), ``shipped`` (the shipped models: spec, players, game options, default, summary; each as ``ppo:NAME`` and as every search agent on it, offered only at its own player count) |
+| ``GET /api/catalog`` | — | what the page may choose (:class:`~parlour.apps.web.catalog.Catalog`): per game its seats, default players and opponent, its own options (``options``: name, choices, default), ``rules`` (the rules panel's sections: heading, text), ``script`` (whether it has a drawing), ``agents`` (catalog ids at any player count: the scripted agents, the operator's models ``ppo:#K`` and ``audition.search:model=#K`` that fit the game), ``players_of`` (the player counts each operator model id fits), ``labels`` (what the page shows for every id, e.g. "Greedy (scripted)", "Your model: PATH"), ``shipped`` (the shipped models: spec, players, game options, default, summary, label; each as ``ppo:NAME`` and as every search agent on it, offered only at its own player count) |
 | ``POST /api/games`` | ``{"game", "players", "seat", "opponents": [catalog id, ...], "options": {name: offered value}, "seed", "hints"}`` | ``{"id", "state", "frames"}``: a new game (``frames``: the agents' opening moves) |
 | ``GET /api/games/{id}`` | — | ``{"state", "log"}``: the game now and its log (``step``, ``agent``, ``text``, ``mine`` per move the person saw): a reloaded page resumes it |
 | ``POST /api/games/{id}/move`` | ``{"action", "version"}`` | ``{"state", "frames"}``: the person's move and the agents' answers, one frame per step |
 | ``POST /api/games/{id}/undo`` | ``{"version"}`` | ``{"state", "frames": [], "undone"}``: the person's half-built multi-step choice taken back (409 when there is none: ``state.undo`` says whether there is) |
 | ``GET /api/games/{id}/replay`` | — | the finished game as a replay document (409 while it runs) |
 | ``DELETE /api/games/{id}`` | — | ``{"closed": true}`` |
-| ``GET /api/replays`` | — | the replay files given to ``parlour serve --replays`` |
+| ``GET /api/replays`` | — | the replay files given to ``parlour serve --replays`` (only replay documents: an ``eval.json`` beside them is left out) |
 | ``POST /api/replays`` | ``{"name"}`` (a listed file) or ``{"replay": document}`` (its options from the catalog) | ``{"id", "summary"}`` (``summary.views``: ``omniscient`` only for a finished game) |
 | ``GET /api/replays/{id}/frame`` | ``?step=K&view=omniscient|player_N`` | the state after ``K`` actions as that view sees it (omniscient: 403 unless the replay's game ends) |
+| ``GET /api/replays/{id}/moves`` | ``?view=omniscient|player_N`` | ``{"moves": [{"step", "agent", "text"}, ...]}``: every move as that view saw it (:meth:`Replay.moves <parlour.apps.web.replay.Replay.moves>`; omniscient: 403 unless the replay's game ends) |
 
 A state (:func:`parlour.apps.web.views.seat_state`) holds ``seat``, ``agent``, ``agents``,
 ``to_move``, ``over``, ``view`` (the game's :meth:`WebUI.view <parlour.games.ui.WebUI.view>`),
@@ -63,8 +64,9 @@ from parlour.apps.web.guard import (
     RequestRefused,
     read_json,
 )
-from parlour.apps.web.replay import Replay, load_replay
+from parlour.apps.web.replay import OMNISCIENT, Replay, load_replay
 from parlour.apps.web.sessions import DEFAULT_TIMEOUT_S, Limits, SessionStore
+from parlour.eval.replay import ReplayError, read_replay_file
 
 STATIC = Path(__file__).parent / "static"
 #: a frame's ``step`` query: ASCII digits, few enough for an int (``"²"`` is a str.isdigit)
@@ -76,13 +78,25 @@ IPV6 = 6
 DEFAULT_HOST = "127.0.0.1"
 
 
+def is_replay_file(path: Path) -> bool:
+    """Whether ``path`` holds a replay document (bounded read, its fields checked: an
+    ``eval.json`` beside the replays is not one)."""
+    try:
+        read_replay_file(path)
+    except ReplayError:
+        return False
+    return True
+
+
 def find_replays(paths: list[str]) -> dict[str, Path]:
-    """Replay files: each path a ``.json`` file or a folder searched for them (recursively)."""
+    """Replay files: each path a ``.json`` file or a folder searched for them (recursively);
+    other files (another JSON document, one that does not parse, too large) are left out."""
     found: dict[str, Path] = {}
     for p in map(Path, paths):
         files = sorted(p.rglob("*.json")) if p.is_dir() else [p]
         for f in files:
-            found[str(f)] = f
+            if is_replay_file(f):
+                found[str(f)] = f
     return found
 
 
@@ -177,7 +191,9 @@ def create_app(
         return JSONResponse({"closed": True})
 
     async def list_replays(request: Request) -> JSONResponse:
-        return JSONResponse({"replays": sorted(find_replays(replay_paths))})
+        return JSONResponse(
+            {"replays": sorted(await run_in_threadpool(find_replays, replay_paths))}
+        )
 
     async def open_replay(request: Request) -> JSONResponse:
         data = await read_json(request, MAX_REPLAY_BYTES)
@@ -186,7 +202,7 @@ def create_app(
         client = client_of(request)
         opened.admit(client)
         if "name" in data:
-            path = find_replays(replay_paths).get(data["name"])
+            path = (await run_in_threadpool(find_replays, replay_paths)).get(data["name"])
             if path is None:
                 raise WebError(f"no replay file {data['name']!r} is listed", 404)
             replay = await run_in_threadpool(load_replay, path)
@@ -200,8 +216,13 @@ def create_app(
         step_text = request.query_params.get("step", "0")
         if not STEP_PATTERN.fullmatch(step_text):
             raise WebError(f"step must be an integer in 0..{replay.steps}, got {step_text!r}")
-        view = request.query_params.get("view", "omniscient")
+        view = request.query_params.get("view", OMNISCIENT)
         return JSONResponse(await run_in_threadpool(replay.frame, int(step_text), view))
+
+    async def replay_moves(request: Request) -> JSONResponse:
+        replay = opened.get(request.path_params["id"])
+        view = request.query_params.get("view", OMNISCIENT)
+        return JSONResponse({"moves": await run_in_threadpool(replay.moves, view)})
 
     async def on_error(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, WebError | RequestRefused)
@@ -220,6 +241,7 @@ def create_app(
         Route("/api/replays", list_replays, methods=["GET"]),
         Route("/api/replays", open_replay, methods=["POST"]),
         Route("/api/replays/{id}/frame", replay_frame),
+        Route("/api/replays/{id}/moves", replay_moves),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(

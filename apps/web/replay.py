@@ -9,11 +9,21 @@ sees it, or omniscient once the game has ended: the omniscient view (every hand,
 truth) of a replay whose actions stop before the end is refused, so that a running game cannot be
 seen through its own replay. An uploaded document (``options_check``) may set only the game
 options the page offers (:meth:`parlour.apps.web.catalog.Catalog.check_replay_options`).
+
+:meth:`Replay.moves` is the list of moves beside the board (the page's move log), as a view saw
+them: for each action ``k`` (``step``: the step after which it has been made) its mover
+(``agent``) and ``text``:
+
+| view | the mover's own move | another seat's move |
+|---|---|---|
+| ``omniscient`` (finished games only) | its name (the terminal UI's :meth:`~parlour.games.ui.TerminalUI.moves`, before the move) | the same |
+| a seat (``player_N``) | its name, as the seat's own move buttons said | what the seat saw of it: :meth:`~parlour.games.ui.TerminalUI.describe_other` of the seat's views before and after (the text of a live game's frames); a step it returns None for (e.g. Awkward Guests' hidden accusation steps) is left out, as in a live game |
 """
 
 from __future__ import annotations
 
 import copy
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -55,6 +65,9 @@ class Replay:
             raise WebError(f"replay: the game cannot be built: {exc}") from None
         env.reset(seed=doc["seed"])
         self.checkpoints = [copy.deepcopy(env)]
+        #: view -> its list of moves (:meth:`moves`), computed on first use
+        self._moves: dict[str, list[dict[str, Any]]] = {}
+        self._moves_lock = threading.Lock()
         for i, action in enumerate(doc["actions"]):
             if to_move(env) is None:
                 raise WebError(f"replay does not replay: the game ended before action {i}")
@@ -99,26 +112,58 @@ class Replay:
         self._skip_done(env)
         return env
 
-    def frame(self, step: int, view: str) -> dict[str, Any]:
-        """The game after ``step`` actions as ``view`` sees it: an agent name or omniscient."""
-        env = self.env_at(step)
+    def check_view(self, view: Any) -> None:
+        """A :class:`WebError` unless ``view`` is a seat's agent name or, for a finished game,
+        omniscient (403 for an unfinished one)."""
+        seats = list(self.checkpoints[0].possible_agents)
         if view == OMNISCIENT and not self.finished:
             raise WebError(
                 "the omniscient view is only for a replay of a finished game (this one's actions "
                 "stop before the end); pick a seat's view",
                 status=403,
             )
+        if view != OMNISCIENT and view not in seats:
+            raise WebError(f"view must be {OMNISCIENT!r} or one of {seats}, got {view!r}")
+
+    def frame(self, step: int, view: str) -> dict[str, Any]:
+        """The game after ``step`` actions as ``view`` sees it: an agent name or omniscient."""
+        env = self.env_at(step)
+        self.check_view(view)
         if view == OMNISCIENT:
             state = omniscient_state(self.spec, env)
-        elif view in env.possible_agents:
+        else:
             state = seat_state(self.spec, env, view, hints=True)
             state["moves"] = []  # a replay is watched, not played
-        else:
-            raise WebError(
-                f"view must be {OMNISCIENT!r} or one of {list(env.possible_agents)}, got {view!r}"
-            )
         state.update(step=step, steps=self.steps, version=step)
         return state
+
+    def moves(self, view: str) -> list[dict[str, Any]]:
+        """Every action as ``view`` saw it: ``{"step", "agent", "text"}`` (module docstring);
+        computed once per view (the game is replayed once)."""
+        self.check_view(view)
+        with self._moves_lock:
+            if view not in self._moves:
+                self._moves[view] = self._replay_moves(view)
+            return self._moves[view]
+
+    def _replay_moves(self, view: str) -> list[dict[str, Any]]:
+        env = copy.deepcopy(self.checkpoints[0])
+        seats = list(env.possible_agents)
+        out = []
+        for step, action in enumerate(self.doc["actions"], 1):
+            self._skip_done(env)
+            mover = env.agent_selection
+            if view in (OMNISCIENT, mover):
+                text: str | None = move_name(self.ui, env, mover, action)
+                env.step(action)
+            else:  # (only the seat's own views: what a live game's frames say)
+                before = self.ui.view(env, view)
+                env.step(action)
+                after = self.ui.view(env, view)
+                text = self.ui.describe_other(before, after, seats.index(mover), action)
+            if text is not None:
+                out.append({"step": step, "agent": mover, "text": text})
+        return out
 
     def summary(self) -> dict[str, Any]:
         d = self.doc
@@ -132,6 +177,14 @@ class Replay:
             "finished": self.finished,
             "views": [OMNISCIENT] * self.finished + list(self.checkpoints[0].possible_agents),
         }
+
+
+def move_name(ui: Any, env: Any, agent: str, action: int) -> str:
+    """The name ``agent``'s own move buttons give ``action`` now (the terminal UI's)."""
+    names = {m.action: m.name for m in ui.moves(env, agent)}
+    if action not in names:
+        raise RuntimeError(f"the UI names no move {action} of {agent} (its moves: {sorted(names)})")
+    return names[action]
 
 
 def load_replay(path: str | Path) -> Replay:

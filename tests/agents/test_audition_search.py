@@ -174,11 +174,15 @@ def test_search_is_offered_with_each_model_only():
     assert "audition.search" not in known_agents(get_game("audition"))
     assert model_agents(get_game("audition")) == ["audition.search"]
     assert model_agents(get_game("guests")) == []
-    games = {g["name"]: g for g in Catalog(["m.zip"]).games()}
+    from parlour.models import find_model
+
+    path = str(find_model("audition-3p").path)
+    games = {g["name"]: g for g in Catalog([path]).games()}
     agents = {name: g["agents"] for name, g in games.items()}
-    # the operator's model is offered by id; the label the page shows is its path
+    # the operator's model is offered by id; the label the page shows names its path
     assert "audition.search:model=#1" in agents["audition"]
-    assert games["audition"]["labels"]["audition.search:model=#1"] == "audition.search:model=m.zip"
+    label = games["audition"]["labels"]["audition.search:model=#1"]
+    assert label == f"Search on your model: {path}"
     assert not any(a.startswith("audition.search") for a in agents["guests"])
 
 

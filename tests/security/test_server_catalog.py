@@ -5,6 +5,7 @@ refused agent gets the same message (no oracle of which files exist)."""
 from __future__ import annotations
 
 import os
+import shutil
 import time
 
 import pytest
@@ -109,20 +110,29 @@ def test_catalog_values_play_and_build_only_what_the_server_chose(calls) -> None
 
 def test_the_operators_models_are_offered_by_id_never_by_path(tmp_path, calls) -> None:
     """``parlour serve --model PATH``: the page names the model ``ppo:#1``; the server builds
-    ``ppo:PATH`` (untrusted); the path itself, sent by a page, is refused."""
-    model = tmp_path / "mine.zip"
-    model.write_bytes(b"not a model")
-    app = make_app(models=[str(model)])
-    audition = call(app, "GET", "/api/catalog").data["games"][0]
+    ``ppo:PATH`` (untrusted); the path itself, sent by a page, is refused; a file that is no
+    parlour model (its game unknown) is offered nowhere."""
+    from parlour.models import find_model
+
+    model = tmp_path / "mine.safetensors"
+    shutil.copyfile(find_model("audition-2p").path, model)
+    junk = tmp_path / "mine.zip"
+    junk.write_bytes(b"not a model")
+    app = make_app(models=[str(model), str(junk)])
+    games = {g["name"]: g for g in call(app, "GET", "/api/catalog").data["games"]}
+    audition = games["audition"]
     assert "ppo:#1" in audition["agents"] and "audition.search:model=#1" in audition["agents"]
-    assert audition["labels"]["ppo:#1"] == f"ppo:{model}"
+    assert audition["labels"]["ppo:#1"] == f"Your model: {model}"
+    assert not any("#2" in a for g in games.values() for a in g["agents"])
     refused = new_game(app, opponents=[f"ppo:{model}"])
     assert refused.status == 400 and "must be one of the agents offered" in refused.error
     assert calls["agents"] == []
     answer = new_game(app, opponents=["ppo:#1"])
     assert calls["agents"] == [f"ppo:{model}"]  # the server's own path, from its catalog
-    assert answer.status == 400 and answer.error.startswith("opponents:")  # (not a model)
-    assert new_game(app, opponents=["ppo:#2"]).error == refused.error
+    assert answer.status == 200, answer.data
+    for unknown in ("ppo:#2", "ppo:#3"):
+        assert new_game(app, opponents=[unknown]).error == refused.error
+    assert calls["agents"] == [f"ppo:{model}"]
 
 
 def test_shipped_models_are_taken_only_at_their_own_player_count(tmp_path, monkeypatch, calls):

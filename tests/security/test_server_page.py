@@ -10,8 +10,8 @@ from collections.abc import Iterator
 import pytest
 
 from parlour.apps.web.sessions import Limits
+from tests.web.browser import CHROMIUM, CHROMIUM_ARGS, SIZES
 from tests.web.conftest import Live, start_server
-from tests.web.test_browser import CHROMIUM, CHROMIUM_ARGS, VIEWPORT
 
 #: games one address may keep in this test's server
 PER_CLIENT = 3
@@ -20,10 +20,13 @@ PER_CLIENT = 3
 @pytest.fixture(scope="module")
 def live_limited(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
     from parlour.apps.web.app import create_app
+    from parlour.models import find_model
 
     models = tmp_path_factory.mktemp("models")
-    (models / "mine.zip").write_bytes(b"not a model")
-    app = create_app(models=[str(models / "mine.zip")], limits=Limits(per_client=PER_CLIENT))
+    shutil.copyfile(find_model("audition-2p").path, models / "mine.safetensors")
+    app = create_app(
+        models=[str(models / "mine.safetensors")], limits=Limits(per_client=PER_CLIENT)
+    )
     url, server, thread = start_server(app)
     yield Live(url, app, models)
     server.should_exit = True
@@ -38,7 +41,7 @@ def page(live_limited: Live) -> Iterator:
         pytest.fail(f"{CHROMIUM} is missing: run `make chromium` (apt-get install -y chromium)")
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        pg = browser.new_context(viewport=VIEWPORT).new_page()
+        pg = browser.new_context(**SIZES["desktop"]).new_page()
         pg.goto(f"{live_limited.url}/?frame_ms=0")
         pg.wait_for_selector("body[data-ready='1']")
         yield pg
@@ -46,22 +49,26 @@ def page(live_limited: Live) -> Iterator:
 
 
 def test_the_page_offers_models_by_id_and_shows_a_full_server(page, live_limited: Live) -> None:
-    path = live_limited.replays / "mine.zip"
+    path = live_limited.replays / "mine.safetensors"
     page.select_option("#game", "audition")
     page.select_option("#players", "2")
     labels = page.eval_on_selector_all(
         "#opponent-0 option", "os => Object.fromEntries(os.map(o => [o.value, o.textContent]))"
     )
-    assert labels["ppo:#1"] == f"ppo:{path}"  # the page shows the name, sends the id
+    assert labels["ppo:#1"] == f"Your model: {path}"  # the page shows the name, sends the id
     assert not any(str(path) in value for value in labels)
     page.select_option("#opponent-0", "ppo:#1")
     page.click("#start")
-    page.wait_for_selector("#error:not(.hidden)")
-    assert page.inner_text("#error").startswith("opponents:")  # the server built ppo:PATH
-    assert live_limited.app.state.games.sessions == {}
-    for _ in range(PER_CLIENT):
+    page.wait_for_selector("#board:not(.hidden)")
+    (session,) = live_limited.app.state.games.sessions.values()
+    assert session.settings.opponents == [f"ppo:{path}"]  # the server built ppo:PATH
+    for _ in range(PER_CLIENT - 1):
         assert live_limited.call("POST", "/api/games", {"game": "audition", "opponents":
                                                         ["random"]})[0] == 200  # fmt: skip
+    page.goto(f"{live_limited.url}/?frame_ms=0")  # (a fresh form: no #game=ID to resume)
+    page.wait_for_selector("body[data-ready='1']")
+    page.select_option("#game", "audition")
+    page.select_option("#players", "2")
     page.select_option("#opponent-0", "random")
     page.click("#start")
     page.wait_for_function(

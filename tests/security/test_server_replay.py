@@ -103,8 +103,16 @@ def test_a_listed_replay_file_that_is_a_fifo_does_not_hang(tmp_path) -> None:
     os.mkfifo(fifo)
     app = make_app(replays=[str(tmp_path)])
     t0 = time.monotonic()
+    listed = call(app, "GET", "/api/replays")
+    assert listed.status == 200 and listed.data["replays"] == []  # (no replay document)
     answer = call(app, "POST", "/api/replays", {"name": str(fifo)})
-    assert answer.status == 400 and "not a regular file" in answer.error
+    assert answer.status == 404 and "no replay file" in answer.error
+    assert time.monotonic() - t0 < 5
+    from parlour.apps.web.errors import WebError
+    from parlour.apps.web.replay import load_replay
+
+    with pytest.raises(WebError, match="not a regular file"):
+        load_replay(fifo)
     assert time.monotonic() - t0 < 5
 
 

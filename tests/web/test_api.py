@@ -11,6 +11,8 @@ import time
 import numpy as np
 import pytest
 
+from parlour.apps.web.errors import WebError
+from parlour.apps.web.replay import load_replay
 from parlour.apps.web.views import seat_state
 from parlour.games import get_game
 from tests.web.conftest import Live, start_server
@@ -235,6 +237,9 @@ def test_replays_open_step_and_refuse_bad_documents(live: Live) -> None:
     (live.replays / "broken.json").write_text("{")
     listed = live.call("GET", "/api/replays")[1]["replays"]
     assert str(live.replays / "mine.json") in listed
+    assert str(live.replays / "broken.json") not in listed  # (not a replay: left out)
+    with pytest.raises(WebError, match="does not parse"):
+        load_replay(live.replays / "broken.json")
     status, data = live.call("POST", "/api/replays", {"name": str(live.replays / "mine.json")})
     assert status == 200, data
     rid, steps = data["id"], data["summary"]["steps"]
@@ -253,7 +258,7 @@ def test_replays_open_step_and_refuse_bad_documents(live: Live) -> None:
         assert status == 400 and words in data["error"]
     bad_action = dict(doc, actions=[*doc["actions"][:3], 999])
     for body, words in (
-        ({"name": str(live.replays / "broken.json")}, "does not parse"),
+        ({"name": str(live.replays / "broken.json")}, "no replay file"),
         ({"name": "elsewhere.json"}, "no replay file"),
         ({"replay": bad_action}, "does not replay: action 3 (999) is illegal"),
         ({"replay": dict(doc, actions=[*doc["actions"], 0])}, "the game ended before action"),
