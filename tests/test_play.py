@@ -26,8 +26,11 @@ def play(argv: list[str], lines: list[str], capsys) -> tuple[int, str]:
 def test_full_audition_game_to_the_end(capsys):
     code, out = play(["audition", "--seed", "3", "--opponents", "random"], ["1"] * 500, capsys)
     assert code == 0
-    assert "Game over." in out and "Winner(s): player_" in out
-    assert re.search(r"Scores: player_0: \d+, player_1: \d+", out)
+    assert "Game over." in out
+    end = out.split("Game over.")[1]  # said from the person's seat, with the breakdown
+    assert re.search(r"You (won with|lost: player_1 won with|shared the win with) \d+ point", end)
+    assert re.search(r"player_0 \(you\): \d+ points? = soloists .* \+ quartets", end)
+    assert re.search(r"\n  player_1: \d+ points? = soloists", end)
     assert "player_1: draws a card" in out  # the agent's moves are shown as they happen
     assert max(len(line) for line in out.splitlines()) <= 80
 

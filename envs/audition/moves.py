@@ -1,14 +1,35 @@
-"""Audition — human-readable names of actions, for the terminal player and logs.
+"""Audition — human-readable names of actions, for the terminal player, the web page and logs.
 
 ``describe(view, action)`` names a legal action from the acting player's own view (it may name
 the card they drew). ``describe_public(before, after, seat, action)`` names another player's
-move from what an onlooker sees (a drawn card is never named until it lies face up).
+move from what an onlooker sees (a drawn card is never named until it lies face up). Both speak
+plain English: slot kinds by their readable names (:data:`SLOT_NAMES`), never engine words.
+
+| name | what it is |
+|---|---|
+| :data:`SLOT_NAMES` | slot kind (``R.SLOT_KINDS``) -> its short readable name (``"pass_left"`` -> ``"pass a card to the left"``) |
+| :func:`cards_text` | counts per number -> ``"2, 2, 3"`` |
+| :func:`slot_text` | ``"slot 2 (pass a card to the left)"`` |
 """
 
 from __future__ import annotations
 
+from typing import Final
+
 from parlour.envs.audition import rules as R
 from parlour.envs.audition.view import AuditionView
+
+#: every slot kind's readable name (what it does, in a few words)
+SLOT_NAMES: Final[dict[str, str]] = {
+    "conductor": "conductor",
+    "max_two": "two cards at most",
+    "pass_left": "pass a card to the left",
+    "discard_one": "discard one of its cards",
+    "discard_own": "discard one of your own",
+    "draw_one": "draw one more card",
+    "take_now": "take it at once",
+}
+assert set(SLOT_NAMES) == set(R.SLOT_KINDS), "every slot kind needs a readable name"
 
 
 def cards_text(counts: tuple[int, ...]) -> str:
@@ -18,9 +39,13 @@ def cards_text(counts: tuple[int, ...]) -> str:
 
 
 def slot_text(view: AuditionView, s: int) -> str:
-    kind = view.slots[s].kind
-    name = "conductor" if kind == "conductor" else f"{kind} card"
-    return f"slot {s} ({name})"
+    """``"slot 2 (pass a card to the left)"``: the slot's number and readable kind."""
+    return f"slot {s} ({SLOT_NAMES[view.slots[s].kind]})"
+
+
+def left_of(view: AuditionView, seat: int) -> str:
+    """The agent name of ``seat``'s left neighbour (who receives a passed card)."""
+    return f"player_{(seat + 1) % view.num_players}"
 
 
 def describe(view: AuditionView, action: int) -> str:
@@ -39,14 +64,12 @@ def describe(view: AuditionView, action: int) -> str:
         slot = view.slots[s]
         return f"place the {view.drawn} on {slot_text(view, s)}, holding {cards_text(slot.cards)}"
     if action == R.PASS:
-        return {
-            "final": "take no slot",
-            "discard_own": "discard nothing",
-            "take_now": "leave the take_now card on the table",
-        }.get(phase, "pass")
+        if phase == "take_now":
+            return f"leave {slot_text(view, view.pending_slot)} on the table"
+        return {"final": "take no slot", "discard_own": "discard nothing"}.get(phase, "pass")
     v = action - R.CHOOSE_0
     if phase == "pass_left":
-        return f"give a {v} to player_{(view.seat + 1) % view.num_players}"
+        return f"give a {v} to {left_of(view, view.seat)}"
     return f"discard a {v}"
 
 
@@ -65,15 +88,25 @@ def describe_public(before: AuditionView, after: AuditionView, seat: int, action
         card = added[0] if added else "?"
         return f"places a {card} on {slot_text(before, s)}"
     if action < R.DRAW:
-        s = action - R.TAKE_0
-        return f"takes {slot_text(before, s)} with {cards_text(before.slots[s].cards)}"
+        return _take_public(before, after, seat, action - R.TAKE_0)
     if action == R.PASS:
-        return {
-            "final": "takes no slot",
-            "discard_own": "discards nothing",
-            "take_now": "leaves the take_now card on the table",
-        }.get(phase, "passes")
+        if phase == "take_now":
+            return "leaves the slot on the table"
+        return {"final": "takes no slot", "discard_own": "discards nothing"}.get(phase, "passes")
     v = action - R.CHOOSE_0
     if phase == "pass_left":
-        return f"gives a {v} to player_{(seat + 1) % before.num_players}"
+        return f"gives a {v} to {left_of(before, seat)}"
     return f"discards a {v}"
+
+
+def _take_public(before: AuditionView, after: AuditionView, seat: int, s: int) -> str:
+    """A take as an onlooker saw it; with ``draw_one``, the card it drew lies face up."""
+    came = before.slots[s].cards
+    said = f"takes {slot_text(before, s)} with {cards_text(came)}"
+    if before.slots[s].kind != "draw_one":
+        return said
+    gained = [
+        after.collections[seat][v] - before.collections[seat][v] - came[v] for v in range(len(came))
+    ]
+    extra = [v for v in range(1, len(came)) if gained[v] > 0]
+    return f"{said}, and draws a {extra[0]} face up" if extra else f"{said} (the deck is empty)"
