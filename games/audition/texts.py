@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from parlour.envs.audition import rules as R
-from parlour.envs.audition.moves import SLOT_NAMES, left_of
+from parlour.envs.audition.moves import SLOT_NAMES
 from parlour.envs.audition.view import AuditionView
 
 #: what taking (or placing on) an action card does, after its readable name
@@ -139,10 +139,7 @@ def prompt_text(view: AuditionView) -> str | None:
             f"You may take slot {view.pending_slot} now with its cards, or leave it on the table."
         )
     if phase == "pass_left":
-        return (
-            "Choose one of the cards that came with the slot to give to your left neighbour, "
-            f"{left_of(view, view.seat)}."
-        )
+        return "Choose one of the cards that came with the slot to give to the player on your left."
     if phase == "discard_one":
         return "Choose one of the cards that came with the slot to discard."
     if phase == "discard_own":

@@ -89,7 +89,7 @@ def test_every_decision_gets_a_plain_prompt_and_others_get_none():
         view = env.player_view(agent)
         prompt = WEB.prompt(env, agent)
         assert isinstance(prompt, str) and prompt.endswith("."), (view.phase, prompt)
-        assert plain(prompt), prompt
+        assert plain(prompt) and "_" not in prompt, prompt  # not even an agent id
         assert prompt[0].isupper()
         reached.add(view.phase)
         for other in env.possible_agents:
