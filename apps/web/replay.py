@@ -134,6 +134,7 @@ class Replay:
         else:
             state = seat_state(self.spec, env, view, hints=True)
             state["moves"] = []  # a replay is watched, not played
+            state["prompt"] = None
         state.update(step=step, steps=self.steps, version=step)
         return state
 

@@ -83,10 +83,10 @@ def prompt_text(view: GuestsView) -> str | None:
         total = G.REFS_PER_INQUIRY_SMALL if small else G.REFS_PER_INQUIRY
         left = total - len(view.asked)
         return (
-            f"Your turn: ask about {_count(left, 'more room or suspect')} (of {total}): "
+            f"Ask about {_count(left, 'more room or suspect')} (of {total}): "
             "click a room on the map or a suspect's name."
             if view.asked
-            else f"Your turn: ask about {total} rooms or suspects: click them on the map or "
+            else f"Ask about {total} rooms or suspects: click them on the map or "
             "in the row of suspects."
         )
     if d == "offer":

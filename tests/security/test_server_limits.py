@@ -122,13 +122,7 @@ def test_opened_replays_are_bounded_too() -> None:
     assert call(app, "POST", "/api/replays", {"replay": doc}, client=ATTACKER).status == 200
 
 
-def test_the_page_shows_the_full_servers_message() -> None:
-    """The page's ``api()`` shows a refusal's ``error`` (503 included) in its error box."""
-    from parlour.apps.web.app import STATIC
-
-    js = (STATIC / "app.js").read_text()
-    assert "if (!res.ok) throw new Error(data.error || res.statusText);" in js
-    assert "showError(err)" in js
+# (the page showing a full server's message: tests/web/test_browser_table.py, in Chromium)
 
 
 @pytest.mark.parametrize("bad", [0, -1, float("nan")])

@@ -162,6 +162,7 @@ def axe_violations(page, context: str | None = None) -> list[str]:
 
 def no_sideways_scroll(page) -> None:
     """Nothing wider than the screen (the phone layout)."""
-    width = page.evaluate("document.documentElement.scrollWidth")
+    width, layout = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
     screen = page.viewport_size["width"]
     assert width <= screen, f"the page is {width} px wide on a {screen} px screen"
+    assert layout <= screen, f"the phone zoomed out to a {layout} px wide layout"

@@ -48,6 +48,8 @@ def test_a_replay_with_its_move_list_and_seat_tabs(browser, live: Live, size: st
     page = open_page(browser, live.url, size)
     page.click("#tab-replay")
     page.wait_for_selector(f"#replay-list option[value='{path}']", state="attached")
+    if size == "phone":
+        no_sideways_scroll(page)  # (a long file name too)
     listed = page.eval_on_selector_all("#replay-list option", "os => os.map(o => o.value)")
     assert not any(v.endswith("eval.json") for v in listed)  # not a replay: not listed
     page.select_option("#replay-list", str(path))

@@ -116,3 +116,14 @@ def test_only_replay_documents_are_listed(live: Live, tmp_path) -> None:
     status, data = live.call("POST", "/api/replays", {"name": str(report)})
     assert status == 404 and "no replay file" in data["error"]
     assert live.call("POST", "/api/replays", {"name": str(replay)})[0] == 200
+
+
+def test_a_replay_frame_prompts_nobody() -> None:
+    """A replay is watched: no seat's frame has moves or a prompt, even the seat that decides."""
+    session, _, _ = play_live(*LIVE_GAMES[1], seed=6)
+    replay = Replay(session.replay())
+    for step in range(0, replay.steps, max(1, replay.steps // 10)):
+        env = replay.env_at(step)
+        if env.agents:
+            frame = replay.frame(step, env.agent_selection)
+            assert frame["moves"] == [] and frame["prompt"] is None

@@ -153,7 +153,8 @@ function refreshForm() {
   fillSelect($("seat"), [...Array(n).keys()], seat, seatLabels);
   refreshOptions(spec);
   // the catalog's agent ids (the server accepts nothing else; the operator's models by id)
-  const agents = spec.agents.concat(shippedFor(spec, n).map((m) => m.spec));
+  const fits = (id) => !(spec.players_of && id in spec.players_of) || spec.players_of[id].includes(n);
+  const agents = spec.agents.filter(fits).concat(shippedFor(spec, n).map((m) => m.spec));
   const chosen = defaultOpponent(spec, n);
   const opp = $("opponents");
   opp.replaceChildren();
@@ -238,6 +239,7 @@ async function newGame(body) {
     history.replaceState(null, "", `${location.pathname}${location.search}#game=${data.id}`);
     showBoard(spec);
     $("log").replaceChildren();
+    $("log").classList.remove("replay");
     await playFrames(data.frames);
     draw(data.state, false);
   } catch (err) {
@@ -296,6 +298,7 @@ async function resume(id) {
     : Object.fromEntries(state.agents.map((a) => [a, a === state.agent ? "You" : a]));
   showBoard(spec);
   $("log").replaceChildren();
+  $("log").classList.remove("replay");
   for (const entry of data.log) addLog(entry.agent, entry.text, entry.mine);
   draw(state, false);
 }
@@ -518,6 +521,10 @@ function loadScript(src) {
 }
 
 async function init() {
+  // the side column sticks just under the bar, whatever the bar's height
+  new ResizeObserver(([entry]) =>
+    document.documentElement.style.setProperty("--bar-h", `${entry.target.offsetHeight}px`),
+  ).observe($("bar"));
   catalog = (await api("GET", "/api/catalog")).games;
   window.parlourCatalog = catalog;
   await Promise.all(

@@ -35,8 +35,10 @@
       stop();
       const s = data.summary;
       const agents = s.views.filter((v) => v !== OMNISCIENT);
+      const spec = window.parlourCatalog.find((g) => g.name === s.game) || {};
+      const label = (id) => (spec.labels && spec.labels[id]) || id;
       const names = {};
-      agents.forEach((a, i) => (names[a] = s.agents[i] ? `${a} (${s.agents[i]})` : a));
+      agents.forEach((a, i) => (names[a] = s.agents[i] ? `${a} (${label(s.agents[i])})` : a));
       replay = { id: data.id, summary: s, playing: false, seat: agents[0], names, moves: {} };
       $("step").max = s.steps;
       $("step").value = 0;
@@ -63,6 +65,7 @@
 
   function drawMoves(moves, step) {
     const log = $("log");
+    log.classList.add("replay");
     log.replaceChildren(
       el("li", { class: "head", text: `${replay.summary.game}, seed ${replay.summary.seed}: ${replay.summary.agents.join(" vs ") || "?"}` }),
     );
