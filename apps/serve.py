@@ -10,7 +10,8 @@ address. In the page a person picks a game, the player count, the game's options
 the opponents from the server's catalog (every scripted agent that plays the game, the shipped
 models of that game and player count, and each ``--model`` file and each
 ``runs/*/model.safetensors`` found under the current folder that fits the game, by a catalog
-id: the page never names a file), then plays by clicking. The server answers only its own page (``Host`` and
+id: the browser never sends a file name; an operator's model is labelled with the path the
+operator gave), then plays by clicking. The server answers only its own page (``Host`` and
 ``Origin`` checked) and bounds what a request may cost (:mod:`parlour.apps.web.guard`,
 :mod:`parlour.apps.web.sessions`); ``--host`` other than a loopback address prints a warning:
 anyone who reaches the address may play and use the server's CPU. Model files are loaded

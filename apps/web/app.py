@@ -6,9 +6,9 @@
 | ``GET /games/{name}.js`` | — | the drawing of an offered game (its ``Game.web.script()``; 404 for any other name) |
 | ``GET /api/catalog`` | — | what the page may choose (:class:`~parlour.apps.web.catalog.Catalog`): per game its seats, default players and opponent, its own options (``options``: name, choices, default), ``rules`` (the rules panel's sections: heading, text), ``script`` (whether it has a drawing), ``agents`` (catalog ids at any player count: the scripted agents, the operator's models ``ppo:#K`` and ``audition.search:model=#K`` that fit the game), ``players_of`` (the player counts each operator model id fits), ``labels`` (what the page shows for every id, e.g. "Greedy (scripted)", "Your model: PATH"), ``shipped`` (the shipped models: spec, players, game options, default, summary, label; each as ``ppo:NAME`` and as every search agent on it, offered only at its own player count) |
 | ``POST /api/games`` | ``{"game", "players", "seat", "opponents": [catalog id, ...], "options": {name: offered value}, "seed", "hints"}`` | ``{"id", "state", "frames"}``: a new game (``frames``: the agents' opening moves) |
-| ``GET /api/games/{id}`` | — | ``{"state", "log"}``: the game now and its log (``step``, ``agent``, ``text``, ``mine`` per move the person saw): a reloaded page resumes it |
+| ``GET /api/games/{id}`` | — | ``{"state", "log", "setup"}``: the game now, its log (``agent``, ``text``, ``mine`` per move the person saw; agent ``""``: a public event) and what the person chose (``game``, ``players``, ``seat``, ``opponents`` as catalog ids, ``options``, ``hints``; ``seed`` once it is over): a reloaded page resumes it |
 | ``POST /api/games/{id}/move`` | ``{"action", "version"}`` | ``{"state", "frames"}``: the person's move and the agents' answers, one frame per step |
-| ``POST /api/games/{id}/undo`` | ``{"version"}`` | ``{"state", "frames": [], "undone"}``: the person's half-built multi-step choice taken back (409 when there is none: ``state.undo`` says whether there is) |
+| ``POST /api/games/{id}/undo`` | ``{"version"}`` | ``{"state", "frames": [], "undone", "log"}``: the person's half-built multi-step choice taken back (409 when there is none: ``state.undo`` says whether there is) |
 | ``GET /api/games/{id}/replay`` | — | the finished game as a replay document (409 while it runs) |
 | ``DELETE /api/games/{id}`` | — | ``{"closed": true}`` |
 | ``GET /api/replays`` | — | the replay files given to ``parlour serve --replays`` (only replay documents: an ``eval.json`` beside them is left out) |
@@ -19,7 +19,8 @@
 A state (:func:`parlour.apps.web.views.seat_state`) holds ``seat``, ``agent``, ``agents``,
 ``to_move``, ``over``, ``view`` (the game's :meth:`WebUI.view <parlour.games.ui.WebUI.view>`),
 ``moves`` (``action``, ``name``, ``target``), ``prompt`` (the game's plain sentence for the
-person's decision; null when it is not their turn), ``version``, ``undo`` (a half-built choice
+person's decision; null when it is not their turn), ``version`` (the person's moves and undos so
+far: it never counts the agents' steps), ``undo`` (a half-built choice
 can be taken back) and, at the end, ``final``. Errors are
 ``{"error": message}`` and never change a game:
 
@@ -78,14 +79,30 @@ IPV6 = 6
 DEFAULT_HOST = "127.0.0.1"
 
 
+#: (path, size, modification time) -> whether the file is a replay (each file is read once)
+_REPLAY_FILES: dict[tuple[str, int, int], bool] = {}
+#: files remembered by :func:`is_replay_file` at most (the oldest are forgotten)
+MAX_REMEMBERED_FILES = 4096
+
+
 def is_replay_file(path: Path) -> bool:
     """Whether ``path`` holds a replay document (bounded read, its fields checked: an
-    ``eval.json`` beside the replays is not one)."""
+    ``eval.json`` beside the replays is not one); remembered per path, size and modification
+    time, so listing the replays again reads only new or changed files."""
     try:
-        read_replay_file(path)
-    except ReplayError:
+        info = path.stat()
+    except OSError:
         return False
-    return True
+    key = (str(path), info.st_size, info.st_mtime_ns)
+    if key not in _REPLAY_FILES:
+        try:
+            read_replay_file(path)
+            _REPLAY_FILES[key] = True
+        except ReplayError:
+            _REPLAY_FILES[key] = False
+        while len(_REPLAY_FILES) > MAX_REMEMBERED_FILES:
+            del _REPLAY_FILES[next(iter(_REPLAY_FILES))]
+    return _REPLAY_FILES[key]
 
 
 def find_replays(paths: list[str]) -> dict[str, Path]:
@@ -158,10 +175,10 @@ def create_app(
 
     async def get_game(request: Request) -> JSONResponse:
         session = games.get(request.path_params["id"])
-        state, log = await run_in_threadpool(
-            locked, session, lambda: (session.state(), session.log_entries())
+        state, log, setup = await run_in_threadpool(
+            locked, session, lambda: (session.state(), session.log_entries(), session.setup())
         )
-        return JSONResponse({"state": state, "log": log})
+        return JSONResponse({"state": state, "log": log, "setup": setup})
 
     async def undo(request: Request) -> JSONResponse:
         data = await read_json(request)

@@ -154,16 +154,19 @@ class Replay:
         for step, action in enumerate(self.doc["actions"], 1):
             self._skip_done(env)
             mover = env.agent_selection
-            if view in (OMNISCIENT, mover):
-                text: str | None = move_name(self.ui, env, mover, action)
-                env.step(action)
-            else:  # (only the seat's own views: what a live game's frames say)
-                before = self.ui.view(env, view)
-                env.step(action)
-                after = self.ui.view(env, view)
-                text = self.ui.describe_other(before, after, seats.index(mover), action)
-            if text is not None:
-                out.append({"step": step, "agent": mover, "text": text})
+            onlooker = mover if view == OMNISCIENT else view
+            before = self.ui.view(env, onlooker)
+            own = move_name(self.ui, env, mover, action) if view in (OMNISCIENT, mover) else None
+            env.step(action)
+            after = self.ui.view(env, onlooker)
+            said = self.ui.describe_other(before, after, seats.index(mover), action)
+            lines = (said or "").split("\n")
+            # (the mover's own name for its move, else what the seat read; then the public
+            # events the move set off, each a line of its own, as a live game logs them)
+            first = own if own is not None else said and lines[0]
+            if first:
+                out.append({"step": step, "agent": mover, "text": first})
+            out += [{"step": step, "agent": "", "text": line} for line in lines[1:]]
         return out
 
     def summary(self) -> dict[str, Any]:

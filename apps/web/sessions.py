@@ -2,7 +2,8 @@
 
 A session holds one raw env, the person's seat and the agents of the other seats. The person
 moves with :meth:`GameSession.move` (checked against the env's legal-action mask and the
-session's step counter, so a stale move from an old page is refused); the agents then play until
+session's version, the count of the person's own moves and undos, so a stale move from an old
+page is refused); the agents then play until
 the person decides again or the game ends, and each of their steps is returned as a frame of the
 person's own view (:func:`parlour.apps.web.views.seat_state`). Every game records its seed,
 configuration and actions, so a finished game is also a replay (:mod:`parlour.apps.web.replay`).
@@ -47,7 +48,7 @@ from parlour.agents import factory
 from parlour.apps.play import default_opponent
 from parlour.apps.web.catalog import Catalog
 from parlour.apps.web.errors import WebError
-from parlour.apps.web.views import seat_state, to_move
+from parlour.apps.web.views import seat_state, to_move, web_part
 from parlour.eval.replay import make_replay
 from parlour.models import seat_options
 
@@ -80,6 +81,8 @@ class GameSettings:
     options: dict[str, Any] = field(default_factory=dict)
     seed: int | None = None
     hints: bool = False
+    #: the opponents as the catalog ids the page chose (what a reloaded page shows)
+    opponent_ids: list[str] = field(default_factory=list)
 
 
 def _int(body: Mapping[str, Any], key: str, default: int | None) -> int | None:
@@ -119,11 +122,11 @@ def parse_settings(body: Any, catalog: Catalog | None = None) -> GameSettings:
             f"got {players}"
         )
     options = catalog.check_options(spec, body.get("options") or {})
-    opponents = body.get("opponents")
-    if opponents:
-        opponents = catalog.resolve_opponents(spec, players, opponents)
+    ids = body.get("opponents")
+    if ids:
+        opponents = catalog.resolve_opponents(spec, players, ids)
     else:
-        opponents = [default_opponent(spec, ui, players, dict(options))]
+        opponents = ids = [default_opponent(spec, ui, players, dict(options))]
     seed = _int(body, "seed", None)
     if seed is not None and not 0 <= seed < MAX_SEED:
         raise WebError(f"seed must be in 0..{MAX_SEED - 1}, got {seed}")
@@ -138,6 +141,7 @@ def parse_settings(body: Any, catalog: Catalog | None = None) -> GameSettings:
         options=options,
         seed=seed,
         hints=hints,
+        opponent_ids=list(ids),
     )
 
 
@@ -184,17 +188,22 @@ class GameSession:
             raise WebError(f"opponents: {exc}") from None
         self.env.reset(seed=settings.seed)
         self.actions: list[int] = []
-        #: the log: ``{"step", "agent", "text", "mine"}`` per move the person saw
+        #: the log: ``{"agent", "text", "mine"}`` per move the person saw (agent "": an event)
         self.log: list[dict[str, Any]] = []
-        #: (choice group, env copy, version) at the start of the person's half-built choice
-        self.snapshot: tuple[str, Any, int] | None = None
+        #: the person's moves and undos so far: the state's ``version`` (it never counts the
+        #: agents' steps, whose number would tell how many steps a hidden choice took)
+        self.turns = 0
+        #: (choice group, env copy, actions, log entries) at the start of the person's
+        #: half-built choice
+        self.snapshot: tuple[str, Any, int, int] | None = None
         self.lock = threading.Lock()
         self.opening = self._play_agents()  # the agents seated before the person move first
 
     @property
     def version(self) -> int:
-        """The number of actions played: a move must name the version it was chosen at."""
-        return len(self.actions)
+        """The person's moves and undos so far: a move must name the version it was chosen at
+        (a page that is behind is refused)."""
+        return self.turns
 
     def state(self) -> dict[str, Any]:
         state = seat_state(self.spec, self.env, self.human, hints=self.settings.hints)
@@ -204,7 +213,26 @@ class GameSession:
 
     def log_entries(self) -> list[dict[str, Any]]:
         """The game's log so far (a reloaded page shows it again)."""
-        return list(self.log)
+        return [dict(e) for e in self.log]
+
+    def setup(self) -> dict[str, Any]:
+        """What the person chose (a reloaded page names the seats with it); never the seed
+        while the game runs."""
+        s = self.settings
+        out = {
+            "game": s.game,
+            "players": s.players,
+            "seat": s.seat,
+            "opponents": list(s.opponent_ids),
+            "options": {k: v for k, v in s.options.items() if k in self._form_options()},
+            "hints": s.hints,
+        }
+        if to_move(self.env) is None:
+            out["seed"] = s.seed
+        return out
+
+    def _form_options(self) -> set[str]:
+        return {o["name"] for o in web_part(self.spec).options()}
 
     def can_undo(self) -> bool:
         """Whether the person has a half-built choice to take back: a multi-step choice begun,
@@ -212,7 +240,7 @@ class GameSession:
         snap = self.snapshot
         return (
             snap is not None
-            and snap[2] < self.version
+            and snap[2] < len(self.actions)
             and to_move(self.env) == self.human
             and self.ui.group(self.env, self.human) == snap[0]
         )
@@ -223,11 +251,12 @@ class GameSession:
         self._check_version(version)
         if not self.can_undo():
             raise WebError("nothing to undo: no half-built choice of yours", status=409)
-        group, env, start = self.snapshot  # type: ignore[misc]
+        group, env, actions, logged = self.snapshot  # type: ignore[misc]
         self.env = copy.deepcopy(env)
-        del self.actions[start:]
-        self.log = [e for e in self.log if e["step"] <= start]
-        return {"state": self.state(), "frames": [], "undone": group}
+        del self.actions[actions:]
+        del self.log[logged:]
+        self.turns += 1
+        return {"state": self.state(), "frames": [], "undone": group, "log": self.log_entries()}
 
     def _check_version(self, version: Any) -> None:
         if isinstance(version, bool) or not isinstance(version, int):
@@ -254,12 +283,11 @@ class GameSession:
         if group is None:
             self.snapshot = None
         elif self.snapshot is None or self.snapshot[0] != group:
-            self.snapshot = (group, copy.deepcopy(self.env), self.version)
+            self.snapshot = (group, copy.deepcopy(self.env), len(self.actions), len(self.log))
         before = self.ui.view(self.env, self.human)
         self._step(action)
-        self.log.append(
-            {"step": self.version, "agent": self.human, "text": moves[action], "mine": True}
-        )
+        self.turns += 1
+        self.log.append({"agent": self.human, "text": moves[action], "mine": True})
         frames = self._announce(before, action) + self._play_agents()
         return {"state": self.state(), "frames": frames}
 
@@ -271,7 +299,7 @@ class GameSession:
         said = self.ui.describe_other(before, self.ui.view(self.env, self.human), seat, action)
         frames = []
         for line in (said or "").split("\n")[1:]:
-            self.log.append({"step": self.version, "agent": "", "text": line, "mine": False})
+            self.log.append({"agent": "", "text": line, "mine": False})
             frames.append({"agent": "", "text": line, "state": self.state()})
         return frames
 
@@ -298,8 +326,7 @@ class GameSession:
             seat = env.possible_agents.index(agent)
             said = self.ui.describe_other(before, self.ui.view(env, self.human), seat, action)
             if said is not None:
-                entry = {"step": self.version, "agent": agent, "text": said, "mine": False}
-                self.log.append(entry)
+                self.log.append({"agent": agent, "text": said, "mine": False})
                 frames.append({"agent": agent, "text": said, "state": self.state()})
 
     def replay(self) -> dict[str, Any]:

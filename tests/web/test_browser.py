@@ -66,6 +66,9 @@ def test_a_whole_game_by_what_is_visible(browser, live: Live, name: str, size: s
     page.click("#play-again")
     page.wait_for_selector(SETTLED, timeout=SETTLE_MS)
     assert game_key(page) != key
+    assert seat_names(page) == names  # (the same seat and opponents)
+    again = live.app.state.games.sessions[game_key(page)].settings
+    assert (again.players, again.opponent_ids) == (players, opponents)
     assert page.locator("#outcome").count() == 0 or page.inner_text("#turn") == "Game over."
     assert live.app.state.games.sessions.get(key) is None  # the old game was closed
     close_page(page)

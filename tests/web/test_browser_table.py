@@ -21,6 +21,7 @@ from tests.web.browser import (
     no_sideways_scroll,
     open_page,
     play_visible,
+    seat_names,
     start,
     visible_choices,
 )
@@ -93,6 +94,16 @@ def test_keyboard_play(page) -> None:
     page.keyboard.press("Enter")
     page.wait_for_selector(SETTLED, timeout=SETTLE_MS)
     assert len(page.eval_on_selector_all("#log li.mine", "ls => ls")) == before + 1
+    # the focus came back to a move: Enter again plays the next one, no Tab from the top
+    for k in range(2, 4):
+        if page.get_attribute("body", "data-phase") != "mine":
+            break
+        assert page.evaluate(
+            "document.activeElement.matches('#table .legal, #moves button.move:enabled')"
+        )
+        page.keyboard.press("Enter")
+        page.wait_for_selector(SETTLED, timeout=SETTLE_MS)
+        assert len(page.eval_on_selector_all("#log li.mine", "ls => ls")) == before + k
 
 
 def test_undo_a_half_built_choice(page) -> None:
@@ -240,3 +251,55 @@ def test_shipped_models_are_offered_at_their_own_table(page, tmp_path, monkeypat
     assert page.input_value("#opponent-0") == "guests.deducer"  # level easy: not its table
     page.select_option("#option-level", "medium")
     assert page.input_value("#opponent-0") == "ppo:web-g"
+
+
+def test_a_new_game_during_the_agents_moves_is_not_mixed_with_the_old(browser, live: Live) -> None:
+    """Start pressed while the old game's agents are still being shown: the new game's log,
+    state and first move are its own."""
+    page = open_page(browser, live.url, query="?frame_ms=1500&play_ms=50")
+    start(page, "audition", 2, ["random"], seed=11)
+    old = game_key(page)
+    for _ in range(10):  # (until a move of mine is answered by the agents)
+        visible_choices(page).first.click()
+        page.wait_for_selector(
+            "body[data-phase='agents'], body[data-phase='mine']",
+            state="attached",
+            timeout=SETTLE_MS,
+        )
+        if page.get_attribute("body", "data-phase") == "agents":
+            break
+    assert page.get_attribute("body", "data-phase") == "agents"
+    page.click("#setup summary")
+    page.click("#start")
+    page.wait_for_function(f"!location.hash.includes('{old}') && location.hash.includes('game=')")
+    page.wait_for_selector("body[data-phase='mine']", timeout=SETTLE_MS * 2)
+    time.sleep(2)  # (the old frames would have come in by now)
+    assert live.app.state.games.sessions.get(old) is None
+    assert page.locator("#log li.mine").count() == 0  # (the old game's move is not in it)
+    mine = page.locator("#log li").count()
+    play_visible(page, seed=1, until=1)
+    assert page.is_hidden("#error")  # (no "stale move")
+    assert page.locator("#log li").count() > mine
+    close_page(page)
+
+
+def test_the_address_opened_in_another_tab_resumes_the_game(browser, live: Live) -> None:
+    """A new browser (no storage of the first one) opening the game's address: the same game,
+    log and seat names."""
+    first = open_page(browser, live.url)
+    start(first, "guests", 3, ["guests.deducer", "random"], seed=14)
+    play_visible(first, seed=2, until=3)
+    key, lines, names = game_key(first), log_lines(first), seat_names(first)
+    second = open_page(browser, live.url, query=f"?frame_ms=0#game={key}")
+    second.wait_for_selector(SETTLED, timeout=SETTLE_MS)
+    assert game_key(second) == key
+    assert log_lines(second) == lines
+    assert seat_names(second) == names
+    assert "Deducer" in " ".join(names.values())
+    assert second.inner_text("#table") == first.inner_text("#table")
+    for bad in ("../catalog", "0" * 31, "x" * 32):
+        third = open_page(browser, live.url, query=f"?frame_ms=0#game={bad}")
+        assert "no longer on the server" in third.inner_text("#error")
+        close_page(third)
+    close_page(second)
+    close_page(first)

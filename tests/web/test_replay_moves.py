@@ -28,16 +28,26 @@ def play_live(game: str, body: dict, seed: int) -> tuple[GameSession, list, list
     moves ``(step, name)`` and the frames' ``(agent, text)`` of the other seats' moves."""
     session = GameSession(parse_settings({"game": game, "seat": SEAT, "seed": seed, **body}))
     rng = np.random.default_rng(seed)
-    frames = [(f["agent"], f["text"]) for f in session.opening]
+    frames = lines(session.opening)
     own = []
     state = session.state()
     while not state["over"]:
         move = state["moves"][int(rng.integers(len(state["moves"])))]
-        own.append((state["version"] + 1, move["name"]))
+        own.append((len(session.actions) + 1, move["name"]))
         answer = session.move(move["action"], state["version"])
-        frames += [(f["agent"], f["text"]) for f in answer["frames"]]
+        frames += lines(answer["frames"])
         state = answer["state"]
     return session, own, frames
+
+
+def lines(frames: list[dict]) -> list[tuple[str, str]]:
+    """``(agent, text)`` of the frames, a line each: a text's later lines are the public events
+    the move set off (agent ``""``), as the log shows them."""
+    out = []
+    for f in frames:
+        first, *events = f["text"].split("\n")
+        out += [(f["agent"], first)] + [("", e) for e in events]
+    return out
 
 
 def said(name: str, text: str) -> bool:
@@ -54,12 +64,14 @@ def test_a_seats_moves_are_what_the_live_seat_saw_and_nothing_private(game, body
     assert [(m["step"], m["text"]) for m in seat if m["agent"] == human] == own
     assert [(m["agent"], m["text"]) for m in seat if m["agent"] != human] == frames
     steps = [m["step"] for m in seat]
-    assert steps == sorted(set(steps)) and steps[0] >= 1 and steps[-1] <= replay.steps
+    assert steps == sorted(steps) and steps[0] >= 1 and steps[-1] <= replay.steps
     omniscient = replay.moves("omniscient")
-    assert [m["step"] for m in omniscient] == list(range(1, replay.steps + 1))
-    names = {m["step"]: (m["agent"], m["text"]) for m in omniscient}
+    assert [m["step"] for m in omniscient if m["agent"]] == list(range(1, replay.steps + 1))
+    events = [(m["step"], m["text"]) for m in omniscient if not m["agent"]]
+    assert [(m["step"], m["text"]) for m in seat if not m["agent"]] == events  # (public)
+    names = {m["step"]: (m["agent"], m["text"]) for m in omniscient if m["agent"]}
     private = 0
-    for m in seat:
+    for m in (m for m in seat if m["agent"]):
         mover, name = names[m["step"]]
         assert m["agent"] == mover
         if mover == human:
@@ -127,3 +139,16 @@ def test_a_replay_frame_prompts_nobody() -> None:
         if env.agents:
             frame = replay.frame(step, env.agent_selection)
             assert frame["moves"] == [] and frame["prompt"] is None
+
+
+def test_the_events_of_the_persons_own_moves_are_in_the_replay_too() -> None:
+    """Awkward Guests, 2 players: the person's own move settles accusations (who was wrong and
+    is out, who won); the live log announces it, and so does the replay's list for that seat."""
+    session, own, frames = play_live("guests", {"players": 2, "opponents": ["random"]}, seed=0)
+    live_events = [text for agent, text in frames if agent == ""]
+    assert live_events  # (this deal has them)
+    replay = Replay(session.replay())
+    seat = replay.moves(session.human)
+    assert [m["text"] for m in seat if not m["agent"]] == live_events
+    own_steps = {step for step, _ in own}
+    assert any(m["step"] in own_steps for m in seat if not m["agent"])  # after the person's move

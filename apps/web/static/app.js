@@ -12,8 +12,6 @@ const FRAME_MS = Number(QUERY.get("frame_ms") ?? 300);
 const PLAY_MS = Number(QUERY.get("play_ms") ?? 400);
 // after this long, "dealing…" says that the agents are being loaded
 const SLOW_DEAL_MS = 600;
-// where a live game's setup (its opponents' names) is kept for a reload
-const SETUP_KEY = (id) => `parlour.setup.${id}`;
 
 const $ = (id) => document.getElementById(id);
 const el = (tag, attrs = {}, ...kids) => {
@@ -29,7 +27,10 @@ const el = (tag, attrs = {}, ...kids) => {
 window.parlourEl = el;
 
 let catalog = [];
-let game = null; // {id, spec, state, busy, names, settings, gone}
+let game = null; // {id, spec, state, busy, names, setup, gone, undone}
+// the move a keyboard player just played ("t:<target>" or "a:<action>"): once the table is
+// drawn again, the focus goes back to it (or to the first move), not to the top of the page
+let focusKey = null;
 
 class ApiError extends Error {
   constructor(message, status) {
@@ -192,14 +193,16 @@ function readSettings() {
 }
 
 // the seats' names: "You" for the person, the agent name and its opponent's label for the others
-function seatNames(settings, agents) {
-  const spec = specOf(settings.game);
+// (setup: what the person chose, as the server's catalog ids)
+function seatNames(setup, agents) {
+  const spec = specOf(setup.game);
   const names = {};
+  const opponents = setup.opponents && setup.opponents.length ? setup.opponents : [spec.default_opponent];
   let k = 0;
   agents.forEach((agent, i) => {
-    if (i === settings.seat) names[agent] = "You";
+    if (i === setup.seat) names[agent] = "You";
     else {
-      const id = settings.opponents[k++ % settings.opponents.length];
+      const id = opponents[k++ % opponents.length];
       names[agent] = `${agent} (${agentLabel(spec, id)})`;
     }
   });
@@ -226,23 +229,20 @@ async function newGame(body) {
   try {
     // the old game is closed first: it would count against this address's games
     if (game && !game.gone) await api("DELETE", `/api/games/${game.id}`).catch(() => {});
-    forget();
+    game = null; // (its moves still on their way are dropped: see send)
     const data = await api("POST", "/api/games", body);
-    const settings = { ...body, seed: body.seed };
-    game = { id: data.id, spec, state: data.state, busy: false, settings };
-    game.names = seatNames(settings, data.state.agents);
-    try {
-      sessionStorage.setItem(SETUP_KEY(data.id), JSON.stringify(settings));
-    } catch (err) {
-      /* (no storage: a reload shows agent names only) */
-    }
+    const setup = { ...body };
+    game = { id: data.id, spec, state: data.state, busy: false, setup };
+    game.names = seatNames(setup, data.state.agents);
     history.replaceState(null, "", `${location.pathname}${location.search}#game=${data.id}`);
     showBoard(spec);
-    $("log").replaceChildren();
-    $("log").classList.remove("replay");
-    await playFrames(data.frames);
-    draw(data.state, false);
+    setLog([]);
+    await playFrames(game, data.frames);
+    if (game && game.id === data.id) draw(data.state, false);
   } catch (err) {
+    game = null;
+    $("play-area").classList.add("hidden"); // (the old game was closed: nothing to play)
+    history.replaceState(null, "", location.pathname + location.search);
     document.body.dataset.phase = "refused";
     setStatus(err.status === 503 || err.status === 429 ? "server full" : "not started");
     showError(err);
@@ -258,22 +258,23 @@ function showBoard(spec) {
   drawRules(spec);
 }
 
-function forget() {
-  if (game) {
-    try {
-      sessionStorage.removeItem(SETUP_KEY(game.id));
-    } catch (err) {
-      /* (no storage) */
-    }
-  }
-  game = null;
+// the log from the server's entries (a reload, an undo)
+function setLog(entries) {
+  $("log").replaceChildren();
+  $("log").classList.remove("replay");
+  $("latest").textContent = "";
+  for (const e of entries) addLog(e.agent, e.text, e.mine);
 }
 
-// a reload: the game named in the address, with its log
+// a game's id: what the server hands out (anything else in the address is not asked for)
+const GAME_ID = /^[0-9a-f]{32}$/;
+
+// a reload, or the address opened again: the game it names, with its log and its setup
 async function resume(id) {
   let data;
   try {
-    data = await api("GET", `/api/games/${id}`);
+    if (!GAME_ID.test(id)) throw new ApiError("not a game's address", 404);
+    data = await api("GET", `/api/games/${encodeURIComponent(id)}`);
   } catch (err) {
     history.replaceState(null, "", location.pathname + location.search);
     showError(
@@ -283,31 +284,13 @@ async function resume(id) {
     );
     return;
   }
-  let settings = null;
-  try {
-    settings = JSON.parse(sessionStorage.getItem(SETUP_KEY(id)) || "null");
-  } catch (err) {
-    settings = null;
-  }
-  const state = data.state;
-  const spec = specOf(settings ? settings.game : guessGame(state));
+  const spec = specOf(data.setup.game);
   if (!spec) return showError(new Error("this game is not offered by the server any more"));
-  game = { id, spec, state, busy: false, settings };
-  game.names = settings
-    ? seatNames(settings, state.agents)
-    : Object.fromEntries(state.agents.map((a) => [a, a === state.agent ? "You" : a]));
+  game = { id, spec, state: data.state, busy: false, setup: data.setup };
+  game.names = seatNames(data.setup, data.state.agents);
   showBoard(spec);
-  $("log").replaceChildren();
-  $("log").classList.remove("replay");
-  for (const entry of data.log) addLog(entry.agent, entry.text, entry.mine);
-  draw(state, false);
-}
-
-// without the tab's saved setup: the game whose page script draws this view (the only one
-// offered when there is one)
-function guessGame(state) {
-  const named = catalog.filter((g) => g.script);
-  return (named.length === 1 ? named[0] : catalog[0]).name;
+  setLog(data.log);
+  draw(data.state, false);
 }
 
 // -- playing ----------------------------------------------------------------------------------
@@ -328,8 +311,10 @@ function addLog(agent, text, mine) {
   log.scrollTop = log.scrollHeight; // the log follows the game
 }
 
-async function playFrames(frames) {
+// the agents' steps of the game g, one by one (stopped when another game replaced g)
+async function playFrames(g, frames) {
   for (const f of frames) {
+    if (game !== g) return;
     addLog(f.agent, f.text, false);
     draw(f.state, true);
     await sleep(FRAME_MS);
@@ -337,24 +322,27 @@ async function playFrames(frames) {
 }
 
 async function send(path, body, what) {
-  if (!game || game.busy || game.gone) return;
-  game.busy = true;
+  const g = game;
+  if (!g || g.busy || g.gone) return;
+  g.busy = true;
   showError(null);
   document.body.dataset.phase = "sent";
   try {
-    const data = await api("POST", `/api/games/${game.id}/${path}`, body);
+    const data = await api("POST", `/api/games/${g.id}/${path}`, body);
+    if (game !== g) return; // (a new game was started meanwhile)
     what(data);
-    await playFrames(data.frames);
-    draw(data.state, false);
+    await playFrames(g, data.frames);
+    if (game === g) draw(data.state, false);
   } catch (err) {
-    await failed(err);
+    if (game === g) await failed(err);
   } finally {
-    if (game) game.busy = false;
+    g.busy = false;
   }
 }
 
 function makeMove(action) {
-  const move = game && game.state.moves.find((m) => m.action === action);
+  if (!game) return;
+  const move = game.state.moves.find((m) => m.action === action);
   // logged once the server took it (a refused move is not played)
   send("move", { action, version: game.state.version }, () =>
     addLog(game.state.agent, move ? move.name : String(action), true),
@@ -362,12 +350,10 @@ function makeMove(action) {
 }
 
 function undo() {
+  if (!game) return;
   send("undo", { version: game.state.version }, (data) => {
-    $("log").replaceChildren();
-    api("GET", `/api/games/${game.id}`)
-      .then((d) => d.log.forEach((e) => addLog(e.agent, e.text, e.mine)))
-      .catch(showError);
-    setStatus(`your ${data.undone} choice was taken back`);
+    setLog(data.log);
+    game.undone = data.undone;
   });
 }
 
@@ -387,7 +373,9 @@ async function failed(err) {
     return;
   }
   try {
-    draw((await api("GET", `/api/games/${game.id}`)).state, false);
+    const data = await api("GET", `/api/games/${game.id}`); // (another tab may have moved)
+    setLog(data.log);
+    draw(data.state, false);
   } catch (e) {
     showError(e);
   }
@@ -404,9 +392,25 @@ function armTarget(target, move, onMove) {
   target.addEventListener("keydown", (ev) => {
     if (ev.key === "Enter" || ev.key === " ") {
       ev.preventDefault();
+      focusKey = `t:${target.dataset.target}`;
       onMove(move.action);
     }
   });
+}
+
+// after a keyboard move: the focus on the same target if it can be played again, else on the
+// first move of the table
+function restoreFocus(table, moves) {
+  if (!focusKey) return;
+  const [kind, key] = [focusKey.slice(0, 1), focusKey.slice(2)];
+  const same =
+    kind === "t"
+      ? table.querySelector(`.legal[data-target="${CSS.escape(key)}"]`)
+      : moves.querySelector(`button.move[data-action="${CSS.escape(key)}"]`);
+  const first = table.querySelector(".legal") || moves.querySelector("button.move:enabled");
+  const to = same || first;
+  focusKey = null;
+  if (to) to.focus();
 }
 
 function drawTable(name, state, readonly, onMove, names, opts = {}) {
@@ -433,10 +437,14 @@ function drawTable(name, state, readonly, onMove, names, opts = {}) {
     if (!target) {
       const b = el("button", { type: "button", class: "move", "data-action": m.action, text: m.name });
       b.disabled = readonly;
-      b.addEventListener("click", () => onMove(m.action));
+      b.addEventListener("click", (ev) => {
+        if (ev.detail === 0) focusKey = `a:${m.action}`; // (Enter or Space, not a pointer)
+        onMove(m.action);
+      });
       moves.append(b);
     }
   }
+  if (!readonly) restoreFocus(table, moves);
   const fin = $("final");
   fin.replaceChildren();
   if (state.final) {
@@ -463,10 +471,9 @@ function outcome(state, names, omniscient) {
 
 function draw(state, animating) {
   game.state = state;
-  const s = game.settings || {};
   drawTable(game.spec.name, state, animating, makeMove, game.names, {
     gameKey: game.id,
-    hints: s.hints,
+    hints: game.setup.hints,
   });
   let turn;
   const mine = state.to_move === state.agent && !animating;
@@ -476,9 +483,11 @@ function draw(state, animating) {
   $("turn").textContent = turn;
   $("prompt").textContent = mine ? state.prompt || "Your move: the gold outlines and buttons are what you may do." : "";
   $("undo").classList.toggle("hidden", !(mine && state.undo));
-  $("play-again").classList.toggle("hidden", !(state.over && game.settings));
+  $("play-again").classList.toggle("hidden", !state.over);
   $("new-game-button").classList.toggle("hidden", !state.over);
-  setStatus(state.over ? "game over" : animating ? "agents moving" : "your turn");
+  if (game.undone && !animating) setStatus(`your ${game.undone} choice was taken back`);
+  else setStatus(state.over ? "game over" : animating ? "agents moving" : "your turn");
+  game.undone = null;
   document.body.dataset.phase = state.over ? "over" : animating ? "agents" : "mine";
 }
 
@@ -540,7 +549,7 @@ async function init() {
   $("tab-replay").addEventListener("click", () => showTab("replay"));
   $("undo").addEventListener("click", undo);
   $("play-again").addEventListener("click", () => {
-    const again = { ...game.settings };
+    const again = { ...game.setup };
     delete again.seed; // a new deal
     newGame(again);
   });

@@ -56,11 +56,12 @@
 
   // the move list of a view (fetched once per view)
   async function movesOf(view) {
-    if (!replay.moves[view]) {
-      const data = await api("GET", `/api/replays/${replay.id}/moves?view=${encodeURIComponent(view)}`);
-      replay.moves[view] = data.moves;
+    const r = replay; // (another replay may be opened while this one's list loads)
+    if (!r.moves[view]) {
+      const data = await api("GET", `/api/replays/${r.id}/moves?view=${encodeURIComponent(view)}`);
+      r.moves[view] = data.moves;
     }
-    return replay.moves[view];
+    return r.moves[view];
   }
 
   function drawMoves(moves, step) {
@@ -71,7 +72,8 @@
     );
     let current = null;
     for (const m of moves) {
-      const b = el("button", { type: "button", class: "jump", text: `${m.step}. ${replay.names[m.agent] || m.agent}: ${m.text}` });
+      const who = m.agent ? `${replay.names[m.agent] || m.agent}: ` : ""; // ("": a public event)
+      const b = el("button", { type: "button", class: m.agent ? "jump" : "jump event", text: `${m.step}. ${who}${m.text}` });
       b.addEventListener("click", () => {
         stop();
         $("step").value = m.step;
