@@ -47,16 +47,21 @@ def test_a_whole_game_by_what_is_visible(browser, live: Live, name: str, size: s
         no_sideways_scroll(page)
     suffix = "" if size == "desktop" else "_phone"
     kinds = play_visible(page, clicks, shot=(shot_at, f"web_{name}{suffix}.png"))
+    final = page.inner_text("#final")
     if game == "audition":
         assert kinds.get("slot", 0) > 0  # slots were clicked
+        assert "Final scores" in final and final.count("total") == players  # the breakdowns
     else:
         assert kinds.get("ref", 0) > 0 and kinds.get("card", 0) > 0  # map and hand
+        assert "The solution:" in final and "The cards that prove it" in final
+        # the end was announced in the log as a public event (who won, or why nobody did)
+        events = page.eval_on_selector_all("#log li.event", "ls => ls.map(l => l.textContent)")
+        assert events and re.search(r"wins|nobody", events[-1], re.IGNORECASE), events
     assert page.inner_text("#turn") == "Game over."
     key = game_key(page)
     names = seat_names(page)
     assert page.inner_text("#outcome") == expected_outcome(live, key, names)
     assert page.is_visible("#play-again")
-    final = page.inner_text("#final")
     assert "_" not in re.sub(r"player_\d+", "", final)  # (display names, no engine ids)
     if size == "phone":
         no_sideways_scroll(page)

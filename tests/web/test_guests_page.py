@@ -152,27 +152,28 @@ def test_the_end_shows_every_accusation_in_display_names() -> None:
     assert "board" in final and final["board"]["names"]["stolen_recipe"] == "Stolen Recipe"
 
 
+def played(n: int, level: str, seed: int) -> Iterator[tuple]:
+    """The steps of :func:`steps`, each once it has been played: ``(env, seat, action, the
+    other seats' views before it, who was out before it)``."""
+    held = None
+    for env, agent, action in steps(n, level, seed):
+        if held is not None:
+            yield held
+        watchers = [a for a in env.possible_agents if a != agent]
+        before = {a: UI.view(env, a) for a in watchers}
+        held = (env, env.possible_agents.index(agent), action, before, list(env.game.out))
+    if held is not None:
+        yield held
+
+
 def test_a_wrong_accusation_is_announced_to_the_others_and_nothing_accused_is_said() -> None:
     secret = [m.name for m in WALTON.motives] + [WALTON.display(w.id) for w in WALTON.weapons]
     announced: list[int] = []
     for n, level, seed in GAMES[:2]:
-        env = raw_env(num_players=n, level=level)
-        env.reset(seed=seed)
-        rng = np.random.default_rng(seed)
-        while not all(env.terminations[a] or env.truncations[a] for a in env.agents):
-            agent = env.agent_selection
-            if env.terminations[agent] or env.truncations[agent]:
-                env.step(None)
-                continue
-            action = choose(env, rng)
-            seat = env.possible_agents.index(agent)
-            watchers = [a for a in env.possible_agents if a != agent]
-            before = {a: UI.view(env, a) for a in watchers}
-            out_before = list(env.game.out)
-            env.step(action)
+        for env, seat, action, before, out_before in played(n, level, seed):
             newly = [p for p in range(n) if env.game.out[p] and not out_before[p]]
-            for a in watchers:
-                said = UI.describe_other(before[a], UI.view(env, a), seat, action)
+            for a, seen in before.items():
+                said = UI.describe_other(seen, UI.view(env, a), seat, action)
                 if said is None:
                     assert not newly
                     continue
