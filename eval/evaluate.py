@@ -14,7 +14,7 @@ parlour eval --game guests --players 2 --agents ppo:guests-2p-easy guests.deduce
 | ``--games`` | number of games, 1..1,000,000 (rounded up to whole deals: every arrangement on every deal; more than 2,000 arrangements per deal — e.g. 12 agents at 6 seats — are refused: :mod:`parlour.limits`) |
 | ``--option KEY=VALUE`` | a game constructor option, value in YAML (``--option action_cards=2``) |
 | ``--seed`` | first deal seed (deal ``d`` uses ``seed + d``) |
-| ``--workers`` | processes, 1..256 (default: one per core) |
+| ``--workers`` | processes, 1..256 (default: one per core); ``1`` plays in this process, a model on one torch thread (as each worker process does) |
 | ``--out`` | output folder (default ``runs/eval/<game>_<players>p_<time>``) |
 | ``--overwrite`` | write into an existing non-empty ``--out`` (only ``eval.*`` and ``replays/replay_*.json`` are replaced; without it such a folder is refused before any game is played, and left as it was) |
 | ``--compare KEY=V1,V2[,...]`` | play the same tournament (agents, seed, games, workers) once per value of game option ``KEY`` (``--option KEY=V`` added; each value read as YAML): each run's files in ``<out>/KEY=V/``, the values side by side in ``<out>/compare.json`` and ``compare.md`` and printed (:mod:`parlour.eval.compare`). Refused before any game: fewer than 2 values, a repeated or empty one, one that is not YAML, ``KEY`` also given as ``--option``, a value the game refuses |

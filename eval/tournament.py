@@ -80,6 +80,7 @@ import multiprocessing as mp
 import os
 import time
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -213,12 +214,35 @@ def _init_worker(*init: Any) -> None:
     _WORKER["stepper"] = per_game_stepper(*init)
 
 
+def uses_torch(specs: Sequence[str]) -> bool:
+    """Whether any of the agent ``specs`` plays a network (a PPO model, or a search on one)."""
+    return any(spec.startswith("ppo:") or "model=" in spec for spec in specs)
+
+
+@contextmanager
+def one_torch_thread(specs: Sequence[str]) -> Iterator[None]:
+    """Torch on one thread while the games are played in this process when ``specs`` play a
+    network (its default, one thread per core, is slower for the small batches of one game and
+    fights any other process for the cores); the caller's thread count is put back after."""
+    if not uses_torch(specs):
+        yield
+        return
+    import torch
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
+
+
 def _init_pool_worker(*init: Any) -> None:
     """A pool worker's initializer: never raises (``multiprocessing.Pool`` would respawn the
     worker forever); the error is re-raised by the worker's first game, in the parent."""
     workers_ignore_interrupts()
     _WORKER.clear()
-    if any(spec.startswith("ppo:") for spec in init[3]):  # one torch thread per worker process
+    if uses_torch(init[3]):  # one torch thread per worker process
         import torch
 
         torch.set_num_threads(1)
@@ -497,7 +521,8 @@ def play_games(
         if not isinstance(stepper, PerGameStepper):  # batched or lockstep: one process
             workers = 1
         if workers <= 1:
-            records = play_jobs(stepper, jobs, bar.update)
+            with one_torch_thread(specs):
+                records = play_jobs(stepper, jobs, bar.update)
         else:
             records = _play_pool(init, jobs, workers, bar.update)
     finally:

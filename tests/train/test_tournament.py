@@ -175,3 +175,30 @@ def test_the_report_compares_the_interval_with_a_seats_even_share():
         report_rows({"players": 4, "game": "audition", "final": final}, get_game("audition"))[0][5]
         == "below 25.0%"
     )
+
+
+def test_one_worker_plays_a_model_on_one_torch_thread_and_puts_the_count_back(monkeypatch):
+    """``--workers 1`` with a model: torch on one thread while the games run, as in each worker
+    process (issue 34), the caller's count after; no model: untouched."""
+    import torch
+
+    from parlour.eval import tournament
+
+    seen: list[int] = []
+    real = tournament.play_jobs
+
+    def spy(*args, **kwargs):
+        seen.append(torch.get_num_threads())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(tournament, "play_jobs", spy)
+    before = torch.get_num_threads()
+    torch.set_num_threads(2)
+    try:
+        audition = get_game("audition")
+        run_tournament(audition, 2, ["ppo:audition-2p", "random"], 2, workers=1, progress=False)
+        assert seen == [1] and torch.get_num_threads() == 2
+        run_tournament(audition, 2, ["audition.greedy", "random"], 2, workers=1, progress=False)
+        assert seen == [1, 2]  # (no network: the caller's count)
+    finally:
+        torch.set_num_threads(before)
