@@ -18,7 +18,7 @@ rollout policy up to float rounding of a bigger batched forward pass, as in
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from parlour.agents.factory import make_agent
@@ -48,8 +48,14 @@ class LockstepStepper:
         self.game, self.players, self.specs, self.seed = game, players, list(specs), seed
         self.game_options, self.decide, self.batch, self.trust = game_options, decide, batch, trust
 
-    def play(self, jobs: Sequence[Job]) -> list[GameRecord]:
-        """The records of ``jobs``, in order: fresh envs and agents for each game."""
+    #: ``play`` calls ``done(1)`` as each game ends (the progress bar moves per game)
+    reports_progress = True
+
+    def play(
+        self, jobs: Sequence[Job], done: Callable[[int], Any] | None = None
+    ) -> list[GameRecord]:
+        """The records of ``jobs``, in order: fresh envs and agents for each game; ``done(1)``
+        as each one ends."""
         game = self.game
         games = []
         for job in jobs:
@@ -60,7 +66,7 @@ class LockstepStepper:
             }
             games.append(game_moves(job, env, agents, self.seed, game.evaluation.statistics))
         pending = {i: next(g) for i, g in enumerate(games)}
-        done: dict[int, GameRecord] = {}
+        ended: dict[int, GameRecord] = {}
         while pending:
             live = list(pending)
             actions = self.decide([pending[i] for i in live])
@@ -68,6 +74,8 @@ class LockstepStepper:
                 try:
                     pending[i] = games[i].send(action)
                 except StopIteration as stop:
-                    done[i] = stop.value
+                    ended[i] = stop.value
                     del pending[i]
-        return [done[i] for i in range(len(jobs))]
+                    if done is not None:
+                        done(1)
+        return [ended[i] for i in range(len(jobs))]

@@ -292,15 +292,16 @@ def play_jobs(
 ) -> list[GameRecord]:
     """The records of ``jobs`` played by ``stepper`` in this process, ``stepper.batch`` at a
     time (a slice of a lazy :class:`Jobs` is made only when it is played); ``done(n)`` after
-    each batch of ``n``."""
+    each batch of ``n``, or as each game ends when the stepper ``reports_progress``."""
     records: list[GameRecord] = []
+    per_game = getattr(stepper, "reports_progress", False) and done is not None
     for start in range(0, len(jobs), stepper.batch):
         part = jobs[start : start + stepper.batch]
-        played = stepper.play(part)
+        played = stepper.play(part, done) if per_game else stepper.play(part)  # type: ignore[call-arg]
         if len(played) != len(part):
             raise RuntimeError(f"a stepper returned {len(played)} records for {len(part)} games")
         records += played
-        if done is not None:
+        if done is not None and not per_game:
             done(len(part))
     return records
 

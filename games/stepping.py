@@ -74,7 +74,9 @@ class Stepper(Protocol):
     batch: int
 
     def play(self, jobs: Sequence[Job]) -> list[GameRecord]:
-        """The records of ``jobs``, in their order."""
+        """The records of ``jobs``, in their order. A stepper that plays many games at once may
+        say ``reports_progress = True`` and take ``done``: called with 1 as each game ends (the
+        driver's progress bar then moves per game, not per batch)."""
         ...
 
 

@@ -26,7 +26,7 @@ decision:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -79,14 +79,18 @@ class BatchedStepper:
     ``(name, policy)`` from :func:`_kind_player`)."""
 
     batch = CHUNK
+    #: ``play`` calls ``done(k)`` as ``k`` games end (the progress bar moves per game)
+    reports_progress = True
 
     def __init__(
         self, players: int, kinds: list[Any], seed: int, game_options: dict[str, Any]
     ) -> None:
         self.players, self.kinds, self.seed, self.game_options = players, kinds, seed, game_options
 
-    def play(self, jobs: Sequence[Job]) -> list[GameRecord]:
-        """The records of ``jobs``, in order."""
+    def play(
+        self, jobs: Sequence[Job], done: Callable[[int], Any] | None = None
+    ) -> list[GameRecord]:
+        """The records of ``jobs``, in order; ``done(k)`` as ``k`` more of them end."""
         N, seed = len(jobs), self.seed
         eng = BatchedAudition(N, self.players, auto_reset=False, **self.game_options)
         eng.reset([seed + deal for deal, _ in jobs])
@@ -97,8 +101,12 @@ class BatchedStepper:
             for s, k in enumerate(ks)
         }
         total = StepResult.empty(N, self.players)
+        running = N
         while True:
             live = np.flatnonzero(eng.phase != R.PH_OVER)
+            if done is not None and len(live) < running:
+                done(running - len(live))
+            running = len(live)
             if len(live) == 0:
                 break
             actions = np.zeros(N, np.int64)

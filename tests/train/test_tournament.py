@@ -202,3 +202,25 @@ def test_one_worker_plays_a_model_on_one_torch_thread_and_puts_the_count_back(mo
         assert seen == [1, 2]  # (no network: the caller's count)
     finally:
         torch.set_num_threads(before)
+
+
+@pytest.mark.parametrize(
+    ("specs", "kind"),
+    [
+        (["audition.greedy", "random"], "BatchedStepper"),
+        (["audition.expert", "random"], "LockstepStepper"),
+    ],
+)
+def test_the_progress_moves_per_game_not_per_batch(specs, kind):
+    """A batched or lockstep stepper plays its whole batch at once; the progress still moves as
+    each game ends (it sat at 0 of 1,000 for minutes), and counts every game once."""
+    from parlour.eval.tournament import Jobs, choose_stepper, play_jobs
+
+    audition = get_game("audition")
+    stepper = choose_stepper(audition, 2, specs, 0, {"action_cards": 0}, False)
+    assert type(stepper).__name__ == kind
+    jobs = Jobs(4 if kind == "LockstepStepper" else 16, arrangements(2, 2))
+    calls: list[int] = []
+    records = play_jobs(stepper, jobs, calls.append)
+    assert sum(calls) == len(jobs) == len(records)
+    assert len(calls) > 1 and max(calls) < len(jobs)  # (not one call for the whole batch)
