@@ -11,6 +11,7 @@ parlour eval --game guests --players 2 --agents ppo:guests-2p-easy guests.deduce
 | ``--game`` | a game name (``audition``, ``guests``, a registered plug-in) or ``module:ATTR`` naming a ``Game`` (:mod:`parlour.games`) |
 | ``--players`` | seats at the table |
 | ``--agents`` | agent specs (see :mod:`parlour.agents.factory`; ``ppo:NAME`` plays a shipped model, ``parlour models`` lists them); fewer kinds than seats fill seats cyclically |
+| ``--seats N [N ...]`` | seats per agent, in ``--agents`` order, adding up to ``--players``: ``--agents ppo:audition-3p audition.expert --seats 1 2`` seats the model alone against two experts (each rotation of the table on every deal) instead of filling seats cyclically |
 | ``--games`` | number of games, 1..1,000,000 (rounded up to whole deals: every arrangement on every deal; more than 2,000 arrangements per deal — e.g. 12 agents at 6 seats — are refused: :mod:`parlour.limits`) |
 | ``--option KEY=VALUE`` | a game constructor option, value in YAML (``--option action_cards=2``) |
 | ``--seed`` | first deal seed (deal ``d`` uses ``seed + d``) |
@@ -65,6 +66,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--players", type=int, default=2, help="seats (default 2)")
     parser.add_argument("--agents", nargs="+", required=True, help="agent specs")
+    parser.add_argument(
+        "--seats",
+        nargs="+",
+        type=int,
+        default=None,
+        help="seats per agent, in --agents order, adding up to --players (e.g. --seats 1 2: "
+        "the first agent alone against two copies of the second)",
+    )
     parser.add_argument("--games", type=games_argument, default=1000, help="games (default 1000)")
     parser.add_argument(
         "--option", action="append", default=[], metavar="KEY=VALUE", help="game option (YAML)"
@@ -107,6 +116,7 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out or f"runs/eval/{spec.name}_{args.players}p_{stamp}")
     try:
         options = parse_options(args.option)
+        seats_table(args)  # (a bad --seats is refused before any game)
         comparison = None
         if args.compare is not None:
             from parlour.eval.compare import parse_compare
@@ -129,6 +139,15 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def seats_table(args: argparse.Namespace) -> list[tuple[int, ...]] | None:
+    """The seat arrangements of ``--seats`` (None: the default cyclic filling); ``ValueError``."""
+    from parlour.eval.tournament import seat_table
+
+    if args.seats is None:
+        return None
+    return seat_table(args.seats, len(args.agents), args.players)
+
+
 def play(args: argparse.Namespace, spec: Any, options: dict[str, Any], desc: str = "eval") -> dict:
     """The tournament the arguments ask for, with the game options ``options``."""
     from parlour.eval.tournament import run_tournament
@@ -144,6 +163,7 @@ def play(args: argparse.Namespace, spec: Any, options: dict[str, Any], desc: str
         progress=not args.no_progress,
         desc=desc,
         trust=args.trust_model,
+        table=seats_table(args),
     )
 
 
@@ -163,6 +183,7 @@ def write_run(args: argparse.Namespace, spec: Any, result: dict, out: Path) -> l
                 min(args.save_replays, result["games"]),  # (only games that were played)
                 out / "replays",
                 trust=args.trust_model,
+                table=seats_table(args),
             )[0].parent
         )
     return paths

@@ -154,13 +154,14 @@ def save_tournament_replays(
     count: int,
     out: Path,
     trust: bool = False,
+    table: Sequence[tuple[int, ...]] | None = None,
 ) -> list[Path]:
     """Replay files ``out/replay_KKKK.json`` of the first ``count`` games of the tournament
     :func:`parlour.eval.tournament.run_tournament` played with these settings (the same deals,
     seats and agent seeds: each game is played again, recording its actions)."""
     if count <= 0:
         return []
-    table = T.arrangements(len(specs), players)
+    table = list(table) if table is not None else T.arrangements(len(specs), players)
     stepper = T.per_game_stepper(spec, players, dict(options), list(specs), seed, trust)
     out.mkdir(parents=True, exist_ok=True)
     paths = []

@@ -128,6 +128,27 @@ def arrangements(num_kinds: int, players: int) -> list[tuple[int, ...]]:
     return list(dict.fromkeys(rotations))
 
 
+def seat_table(counts: Sequence[int], num_kinds: int, players: int) -> list[tuple[int, ...]]:
+    """The seat arrangements of one deal when agent ``k`` takes ``counts[k]`` seats (``--seats``:
+    e.g. ``[1, 2]`` seats the first agent alone against two copies of the second), each
+    rotation of the table once; ``ValueError`` naming what is wrong."""
+    counts = list(counts)
+    if len(counts) != num_kinds:
+        raise ValueError(
+            f"--seats: give one count per agent ({num_kinds} agents), got {len(counts)}: {counts}"
+        )
+    if any(isinstance(c, bool) or not isinstance(c, int) or c < 1 for c in counts):
+        raise ValueError(f"--seats: every count must be an integer >= 1, got {counts}")
+    if sum(counts) != players:
+        raise ValueError(
+            f"--seats: the counts must add up to the {players} players, got {counts} "
+            f"(= {sum(counts)})"
+        )
+    seats = tuple(k for k, c in enumerate(counts) for _ in range(c))
+    rotations = (tuple(seats[(s + r) % players] for s in range(players)) for r in range(players))
+    return list(dict.fromkeys(rotations))
+
+
 def check_arrangements(count: int, who: str, players: int) -> None:
     """``ValueError`` if one deal would be played by more than
     :data:`~parlour.limits.MAX_ARRANGEMENTS` seat arrangements (``--games 1`` plays them
@@ -465,8 +486,11 @@ def run_tournament(
     desc: str = "eval",
     *,
     trust: bool = False,
+    table: Sequence[tuple[int, ...]] | None = None,
 ) -> dict[str, Any]:
-    """Play the tournament and return :func:`summarize`'s result (plus settings and timing).
+    """Play the tournament and return :func:`summarize`'s result (plus settings and timing);
+    ``table``: the seat arrangements of a deal (default :func:`arrangements`;
+    :func:`seat_table` for ``--seats``).
 
     ``game`` is the :class:`~parlour.games.Game` (resolved by the command); it goes to the
     worker processes itself, so a game registered only in this process plays too.
@@ -474,7 +498,7 @@ def run_tournament(
     """
     require_game(game, "run_tournament")
     played = play_games(
-        game, players, specs, games, seed, game_options, workers, progress, desc, trust=trust
+        game, players, specs, games, seed, game_options, workers, progress, desc, table, trust=trust
     )
     result = summarize(played.records, list(specs), game, players)
     result.update(

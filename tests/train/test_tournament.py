@@ -224,3 +224,36 @@ def test_the_progress_moves_per_game_not_per_batch(specs, kind):
     records = play_jobs(stepper, jobs, calls.append)
     assert sum(calls) == len(jobs) == len(records)
     assert len(calls) > 1 and max(calls) < len(jobs)  # (not one call for the whole batch)
+
+
+def test_seats_put_one_agent_alone_against_copies_of_another():
+    from parlour.eval.tournament import seat_table
+
+    table = seat_table([1, 2], 2, 3)
+    assert sorted(table) == [(0, 1, 1), (1, 0, 1), (1, 1, 0)]  # every rotation, once
+    assert seat_table([2, 2], 2, 4) == [(0, 0, 1, 1), (0, 1, 1, 0), (1, 1, 0, 0), (1, 0, 0, 1)]
+    for counts, words in (
+        ([1], "one count per agent"),
+        ([1, 0, 2], "one count per agent"),
+        ([0, 3], "integer >= 1"),
+        ([2, 2], "add up to the 3 players"),
+    ):
+        with pytest.raises(ValueError, match=words):
+            seat_table(counts, 2, 3)
+
+
+def test_parlour_eval_seats_one_agent_alone(tmp_path, capsys):
+    out = tmp_path / "alone"
+    argv = ["eval", "--game", "audition", "--players", "3", "--agents", "audition.greedy"]
+    argv += ["random", "--seats", "1", "2", "--games", "12", "--no-progress", "--workers", "1"]
+    assert main([*argv, "--out", str(out), "--save-replays", "3"]) == 0
+    rows = {r["spec"]: r for r in json.loads((out / "eval.json").read_text())["agents"]}
+    assert rows["audition.greedy"]["games"] == 12 and rows["random"]["games"] == 24
+    for k in range(3):  # the replays are the first games of that table
+        agents = json.loads((out / "replays" / f"replay_{k:04d}.json").read_text())["agents"]
+        assert Counter(agents) == {"audition.greedy": 1, "random": 2}
+    bad = tmp_path / "bad"
+    base = ["eval", "--game", "audition", "--players", "3", "--agents", "audition.greedy", "random"]
+    assert main([*base, "--seats", "2", "2", "--games", "3", "--out", str(bad)]) == 2
+    assert "--seats: the counts must add up to the 3 players" in capsys.readouterr().err
+    assert not bad.exists()
