@@ -26,7 +26,8 @@ not finite is ``null``), ``eval.md`` and ``eval.png`` (win rates with 95% interv
 head-to-head matrix for more than two kinds), rendered by :mod:`parlour.eval.report`, each
 written under a temporary name and moved into place.
 
-The table (printed and in ``eval.md``) has one row per agent: games, wins, win rate, 95% CI,
+The table (printed and in ``eval.md``) has one row per agent: seat-games (the seats it held over
+all games: an agent in two seats of a game counts it twice), wins, win rate, 95% CI,
 mean score, mean reward, and the game's own columns (its ``Game.evaluation.statistics``; Awkward Guests:
 ``solved``, ``rounds to solve``, ``wrong acc.``, see :mod:`parlour.games.guests.plugin`).
 

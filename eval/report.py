@@ -52,9 +52,11 @@ from parlour.safe_stop import FINAL_EVALUATION
 if TYPE_CHECKING:
     from parlour.games import Column, Game
 
-HEADERS = ["agent", "games", "wins", "win rate", "95% CI", "mean score", "mean reward"]
+#: (an agent's "seat-games": the seats it held, over all games — two seats of one game count
+#: twice — the number its rates are over)
+HEADERS = ["agent", "seat-games", "wins", "win rate", "95% CI", "mean score", "mean reward"]
 #: (the last: where the interval lies against the even share of a seat, 1 / players)
-REPORT_HEADERS = ["opponent", "games", "win rate", "95% CI", "mean reward", "CI vs even share"]
+REPORT_HEADERS = ["opponent", "seat-games", "win rate", "95% CI", "mean reward", "CI vs even share"]
 SOLO_BASE_HEADERS = ["agent", "games", "solve rate", "95% CI", "mean reward"]
 #: terminal width of a table without, and with, the game's extra columns
 NARROW, WIDE = 110, 150
