@@ -226,8 +226,10 @@ def _summary_line(report: dict[str, Any], spec: Any) -> str:
             for opp, s in final.items()
             if "baseline" in s
         ][:1]
-    else:
-        parts = [f"{100 * s['win_rate']:.0f}% vs {opp}" for opp, s in final.items()]
+    else:  # (a rate per seat reads right only beside the share an even player would get)
+        even = f"even share {100 / report['players']:.0f}%"
+        parts = [f"{100 * s['win_rate']:.0f}% per seat vs {opp}" for opp, s in final.items()]
+        parts[-1] += f" ({even})"
     return f"{what}, {report['timesteps']} learner steps: {'; '.join(parts)}."
 
 
