@@ -30,7 +30,7 @@ res = eng.step(actions)                          # StepResult: rewards (N, n), d
 | ``load_positions(states)`` | | copy rules-engine states at any point of a game (search agents' determinized worlds) |
 | ``load_hidden(games, decks, removed, drawn)`` | | replace the hidden cards of loaded games (sampled worlds of one position) |
 
-:class:`StepResult` of a step: ``rewards (N, n)`` (non-zero only in games that just ended: the
+:class:`~parlour.envs.audition.step_result.StepResult` of a step: ``rewards (N, n)`` (non-zero only in games that just ended: the
 AEC env's terminal rewards for ``reward_mode``), ``done (N,)``, and for the games that ended
 their final ``scores``, ``quartets`` and ``winners`` (``(N, n)`` bool) — read before the
 auto-reset dealt them again. ``seer`` observations are not provided (debugging only).
@@ -39,13 +39,13 @@ auto-reset dealt them again. ``seer`` observations are not provided (debugging o
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from parlour.envs.audition import observation as O
 from parlour.envs.audition import rules as R
+from parlour.envs.audition.step_result import StepResult
 
 #: the ``audition_v1`` env options the batched engine plays (others, e.g. ``seer`` or
 #: ``render_mode``, have no batched counterpart)
@@ -82,32 +82,6 @@ _POSITION_FIELDS = (
 def _setting(config: R.AuditionConfig) -> tuple[int, bool, bool]:
     """What a loaded position must share with the engine (its slot kinds are its own)."""
     return config.num_players, config.uncertain_counts, config.mini
-
-
-@dataclass
-class StepResult:
-    """What one batched step returns (see the module docstring)."""
-
-    rewards: np.ndarray  # (N, n) float64: terminal rewards of the games that just ended
-    done: np.ndarray  # (N,) bool
-    scores: np.ndarray  # (N, n) final points of the games that just ended (else 0)
-    quartets: np.ndarray  # (N, n)
-    winners: np.ndarray  # (N, n) bool
-    lengths: np.ndarray  # (N,) decisions of the games that just ended (else 0)
-
-    @classmethod
-    def empty(cls, num_games: int, num_players: int) -> StepResult:
-        """A result in which no game ended."""
-        N, n = num_games, num_players
-        z = np.zeros((N, n), np.int64)
-        return cls(np.zeros((N, n)), np.zeros(N, bool), z, z.copy(), z.astype(bool), z[:, 0] * 0)
-
-    def merge(self, later: StepResult) -> None:
-        """Add the games that ended in ``later`` (a later step of the same batch)."""
-        d = later.done
-        for name in ("rewards", "scores", "quartets", "winners", "lengths"):
-            getattr(self, name)[d] = getattr(later, name)[d]
-        self.done |= d
 
 
 class BatchedAudition:

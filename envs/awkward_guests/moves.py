@@ -143,16 +143,24 @@ def _solution_end(before: GuestsView, after: GuestsView) -> str:
 # ----------------------------------------------------------------------------- notebook
 
 
+def motive_boxes(facts: list[dict]) -> dict[tuple[str, str], str]:
+    """The sheet's proof boxes the facts fill: ``(motive, testifier or "evidence")`` -> its
+    verdict (``"confirms"`` / ``"refutes"``)."""
+    boxes: dict[tuple[str, str], str] = {}
+    for f in facts:
+        if f["type"] == "testimony":
+            boxes[(f["motive"], f["speaker"])] = f["verdict"]
+        elif f["type"] == "evidence":
+            boxes[(f["motive"], "evidence")] = f["verdict"]
+    return boxes
+
+
 def notebook_sheet(view: GuestsView) -> str:
     """The viewer's investigation sheet, built only from the facts in their notebook."""
     facts = view.facts
     lines = [f"Investigation sheet of player_{view.seat} ({len(view.notebook)} cards seen)"]
-    boxes: dict[tuple[str, str], str] = {}
-    for f in facts:
-        if f["type"] == "testimony":
-            boxes[(f["motive"], f["speaker"])] = "+" if f["verdict"] == "confirms" else "x"
-        elif f["type"] == "evidence":
-            boxes[(f["motive"], "evidence")] = "+" if f["verdict"] == "confirms" else "x"
+    marks = {"confirms": "+", "refutes": "x"}
+    boxes = {box: marks[verdict] for box, verdict in motive_boxes(facts).items()}
     lines.append("Motives (boxes: 2 testifiers then evidence; + confirms, x refutes, . unknown)")
     for s in B.suspects:
         parts = []

@@ -33,7 +33,8 @@ import numpy as np
 
 from parlour.agents.ppo import load_policy, policy_logits
 from parlour.envs.audition import rules as R
-from parlour.envs.audition.batched import ENV_OPTIONS, BatchedAudition, StepResult
+from parlour.envs.audition.batched import ENV_OPTIONS, BatchedAudition
+from parlour.envs.audition.step_result import StepResult
 from parlour.games.audition.batched_agents import greedy_actions
 from parlour.games.audition.rollouts import decide_many
 from parlour.games.stepping import GameRecord, Job, Lockstep, agent_seed

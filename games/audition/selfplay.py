@@ -34,7 +34,8 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
 from parlour.envs.audition import observation as O
 from parlour.envs.audition import rules as R
-from parlour.envs.audition.batched import ENV_OPTIONS, BatchedAudition, StepResult
+from parlour.envs.audition.batched import ENV_OPTIONS, BatchedAudition
+from parlour.envs.audition.step_result import StepResult
 from parlour.games.audition.batched_agents import greedy_actions, policy_actions, random_actions
 
 #: opponent specs decided in batch (``ppo:`` specs too, see :func:`batchable`)

@@ -24,6 +24,7 @@ from typing import Any
 
 from parlour.envs.awkward_guests.case.board import WALTON as B
 from parlour.envs.awkward_guests.case.facts import fact_text
+from parlour.envs.awkward_guests.moves import motive_boxes
 from parlour.envs.awkward_guests.view import GuestsView
 
 #: fact types written as notes below the grid
@@ -34,6 +35,10 @@ VERDICT_STATE = {"confirms": "yes", "refutes": "no"}
 
 def _cell(text: str = "", state: str = "") -> dict[str, str]:
     return {"text": text, "state": state}
+
+
+def _section(key: str, title: str, columns: list[str], rows: list[dict]) -> dict[str, Any]:
+    return {"id": key, "title": title, "columns": columns, "rows": rows}
 
 
 def _join(items: list[str]) -> str:
@@ -59,26 +64,21 @@ def _suspects(facts: list[dict]) -> dict[str, Any]:
                 "cells": [_cell(_join(x)) for x in (before, at, claims, alone)],
             }
         )
-    return {
-        "id": "suspects",
-        "title": "Suspects",
-        "columns": [
+    return _section(
+        "suspects",
+        "Suspects",
+        [
             "seen before the murder in",
             "seen at the murder in",
             "says they were in",
             "seen alone in",
         ],
-        "rows": rows,
-    }
+        rows,
+    )
 
 
 def _motives(facts: list[dict]) -> dict[str, Any]:
-    boxes: dict[tuple[str, str], str] = {}
-    for f in facts:
-        if f["type"] == "testimony":
-            boxes[(f["motive"], f["speaker"])] = VERDICT_STATE[f["verdict"]]
-        elif f["type"] == "evidence":
-            boxes[(f["motive"], "evidence")] = VERDICT_STATE[f["verdict"]]
+    boxes = {box: VERDICT_STATE[verdict] for box, verdict in motive_boxes(facts).items()}
     rows = []
     for m in B.motives:
         cells = []
@@ -89,12 +89,7 @@ def _motives(facts: list[dict]) -> dict[str, Any]:
         rows.append(
             {"key": f"motive:{m.id}", "name": f"{m.name} ({B.display(m.owner)})", "cells": cells}
         )
-    return {
-        "id": "motives",
-        "title": "Motives",
-        "columns": ["first witness", "second witness", "evidence"],
-        "rows": rows,
-    }
+    return _section("motives", "Motives", ["first witness", "second witness", "evidence"], rows)
 
 
 def _weapons(facts: list[dict]) -> dict[str, Any]:
@@ -119,12 +114,7 @@ def _weapons(facts: list[dict]) -> dict[str, Any]:
                 ],
             }
         )
-    return {
-        "id": "weapons",
-        "title": "Weapons",
-        "columns": ["kept in", "signs it leaves", "ruled out"],
-        "rows": rows,
-    }
+    return _section("weapons", "Weapons", ["kept in", "signs it leaves", "ruled out"], rows)
 
 
 def _rooms(facts: list[dict]) -> dict[str, Any]:
@@ -143,12 +133,9 @@ def _rooms(facts: list[dict]) -> dict[str, Any]:
                 "cells": [_cell(_join(counts)), _cell(_join(crossed), "no" if crossed else "")],
             }
         )
-    return {
-        "id": "rooms",
-        "title": "Rooms",
-        "columns": ["guests there at the murder", "nobody used the passage to"],
-        "rows": rows,
-    }
+    return _section(
+        "rooms", "Rooms", ["guests there at the murder", "nobody used the passage to"], rows
+    )
 
 
 def notebook_grid(view: GuestsView) -> dict[str, Any]:
