@@ -20,7 +20,7 @@ agent specs and the game options against it.
 | ``n_envs`` | int | 2 | parallel envs |
 | ``vec_env`` | ``subproc`` / ``dummy`` / ``batched`` | ``subproc`` | ``SubprocVecEnv`` (one process per env), in-process, or the game's batched env (``n_envs`` games in one process: Audition as arrays, Awkward Guests as :mod:`parlour.train.multi_game`; ``Training.batched_vec_env`` or ``Training.multi_game``, falling back to ``subproc``) |
 | ``torch_threads`` | int | 1 | torch threads of the training process: 1 when the envs run in worker processes (more threads thrash against them); 2 pays on 2 free cores when the whole loop runs in one process (``vec_env: batched``) |
-| ``opponents.baselines`` | mapping spec → weight | ``{random: 1}`` | baseline opponents and their weights |
+| ``opponents.baselines`` | mapping spec → weight | ``{random: 1}`` | baseline opponents and their weights (any agent spec of the game; Audition's ``vec_env: batched`` plays ``random``, ``audition.greedy``, ``audition.expert[:sims=N]`` and ``ppo:`` specs in batch, and falls back to ``subproc`` for others) |
 | ``opponents.snapshot_every`` | int | 0 | learner steps between snapshots added to the pool (0: no self-play) |
 | ``opponents.snapshot_weight`` | float | 0.5 | probability that an opponent seat is a snapshot (once one exists) |
 | ``opponents.max_snapshots`` | int | 5 | snapshots kept (oldest dropped) |

@@ -24,6 +24,8 @@ res = eng.step(actions)                          # StepResult: rewards (N, n), d
 | ``observe(observers)`` | ``(N, 321)`` float32 | the observation of seat ``observers[i]`` of game ``i`` (the AEC env's) |
 | ``current``, ``phase`` | ``(N,)`` | the seat to act, the phase id (:data:`~parlour.envs.audition.rules.PHASES`) |
 | ``points``, ``quartets`` | ``(N, n)`` | current points and scoring quartets per seat |
+| ``round``, ``start`` | ``(N,)`` | the round (from 1) and the seat that began the game (the player view's; the rules do not read them) |
+| ``batched_view(eng, game, seat)`` | | the player view of one seat of one game (:mod:`parlour.envs.audition.batched_view`), as the AEC env's ``player_view`` |
 | ``load(states)`` | | copy rules-engine deals (:class:`~parlour.envs.audition.rules.AuditionState`, no move made) into the batch |
 | ``deal=False`` (constructor) | | no deal at construction: the caller fills every game with ``load`` / ``load_positions`` |
 | ``mini=True`` (constructor) | | the mini table (``AuditionConfig(mini=True)``, ``audition_v1.env(mini=True)``: 3 cards, slots of 2) |
@@ -75,7 +77,7 @@ _POSITION_FIELDS = (
     ("drawn", "drawn"), ("pending", "pending_slot"), ("choice", "choice"),
     ("deck_emptied", "deck_emptied"), ("in_final", "in_final"), ("emptied_by", "emptied_by"),
     ("last_taker", "last_taker"), ("points", "points"), ("quartets", "quartet_counts"),
-    ("moves", "num_moves"),
+    ("moves", "num_moves"), ("round", "round"), ("start", "start_player"),
 )  # fmt: skip
 
 
@@ -144,6 +146,8 @@ class BatchedAudition:
         self.points = np.zeros((N, n), np.int64)
         self.quartets = np.zeros((N, n), np.int64)
         self.moves = np.zeros(N, np.int64)
+        self.round = np.ones(N, np.int64)  # from 1 (the view's; the rules ignore it)
+        self.start = np.zeros(N, np.int64)  # the seat that began the game
         self._static = np.zeros((N, OBS_SIZE), np.float32)  # the per-deal observation blocks
         self._mask: np.ndarray | None = None  # the legal mask of the current state (a cache)
         if deal:  # (False: the caller loads every game with load / load_positions)
@@ -175,6 +179,7 @@ class BatchedAudition:
             self.dlen[i] = len(st.deck)
             self.removed[i, : len(st.removed)] = st.removed
             self.current[i] = st.current
+            self.start[i] = st.start_player
         self._clear(idx)
 
     def load_positions(
@@ -262,7 +267,7 @@ class BatchedAudition:
         else:
             self.dlen[idx] = self.C
         self.deck[idx] = deck
-        self.current[idx] = rng.integers(n, size=m)
+        self.current[idx] = self.start[idx] = rng.integers(n, size=m)
         self._clear(idx)
 
     def _clear(self, idx: np.ndarray) -> None:
@@ -276,6 +281,7 @@ class BatchedAudition:
         for a in (self.points, self.quartets, self.moves, self.phase, self.drawn):
             a[idx] = 0
         self.pending[idx] = -1
+        self.round[idx] = 1
         self.emptied_by[idx] = -1
         self.last_taker[idx] = -1
         self.unseen[idx] = self._composition
@@ -554,6 +560,7 @@ class BatchedAudition:
         self.taken[g] = False
         self.current[g] = self.last_taker[g]
         self.phase[g] = R.PH_TURN
+        self.round[g] += 1
 
     def _finish(self, sel: np.ndarray) -> StepResult:
         """Terminal rewards of the games that just ended, then their auto-reset."""

@@ -9,7 +9,7 @@ and with every opponent decision batched:
 |---|---|
 | the games | one :class:`~parlour.envs.audition.batched.BatchedAudition` of ``N`` games |
 | learner | one seat per game, drawn from the env's generator at every deal |
-| opponents | per seat and deal drawn from the pool (``opponents.baselines`` with their weights; a learner snapshot with probability ``snapshot_weight`` once one exists); per step all games where an opponent kind is to move decide together: ``random`` and ``audition.greedy`` vectorized (:mod:`parlour.games.audition.batched_agents`), each snapshot (and ``ppo:PATH`` baseline) one forward pass |
+| opponents | per seat and deal drawn from the pool (``opponents.baselines`` with their weights; a learner snapshot with probability ``snapshot_weight`` once one exists); per step all games where an opponent kind is to move decide together: ``random`` and ``audition.greedy`` vectorized (:mod:`parlour.games.audition.batched_agents`), each snapshot (and ``ppo:PATH`` baseline) one forward pass, ``audition.expert[:sims=N]`` one batch of rollouts for all its games' searches (:func:`~parlour.games.audition.rollouts.decide_many` on each game's player view, :func:`~parlour.envs.audition.batched_view.batched_view`: the scalar expert's decisions) |
 | episode end | the learner's terminal reward (the AEC env's, ``reward_mode``) on the step after which its game ended, ``infos[i]`` with ``terminal_observation``, ``is_success``, ``seat``, ``scores``; the game is dealt again and played up to the learner's turn |
 | masks | ``env_method("action_masks")`` (what ``MaskablePPO`` calls): the learner's ``(N, 27)`` legal masks |
 | snapshots | ``env_method("add_snapshot", path)`` (what ``parlour train`` calls) |
@@ -19,7 +19,8 @@ with the config's seed), so the same seed gives the same games, opponents and re
 
 :func:`make_batched_vec_env` is the Audition ``Training.batched_vec_env`` hook: it builds the
 env for a training config, or returns ``None`` when the config asks for something it cannot
-batch (an opponent spec other than ``random``, ``audition.greedy``, ``ppo:PATH[:sample]``), and
+batch (an opponent spec other than ``random``, ``audition.greedy``, ``audition.expert[:sims=N]``,
+``ppo:PATH[:sample]``), and
 ``parlour train`` then uses the per-game envs.
 """
 
@@ -35,16 +36,25 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 from parlour.envs.audition import observation as O
 from parlour.envs.audition import rules as R
 from parlour.envs.audition.batched import ENV_OPTIONS, BatchedAudition
+from parlour.envs.audition.batched_view import batched_view
 from parlour.envs.audition.step_result import StepResult
 from parlour.games.audition.batched_agents import greedy_actions, policy_actions, random_actions
+from parlour.games.audition.rollouts import decide_many
 
 #: opponent specs decided in batch (``ppo:`` specs too, see :func:`batchable`)
 BATCHED_BASELINES = ("random", "audition.greedy")
+#: the search opponent: ``audition.expert[:sims=N]``, its rollouts batched over the games
+EXPERT = "audition.expert"
 
 
 def batchable(spec: str) -> bool:
     """Whether an opponent spec can play inside the batched env."""
-    return spec in BATCHED_BASELINES or spec.startswith("ppo:")
+    return (
+        spec in BATCHED_BASELINES
+        or spec.startswith("ppo:")
+        or spec == EXPERT
+        or spec.startswith(EXPERT + ":")
+    )
 
 
 class BatchedSelfPlayVecEnv(VecEnv):
@@ -72,7 +82,7 @@ class BatchedSelfPlayVecEnv(VecEnv):
             if not batchable(spec):
                 raise ValueError(
                     f"opponents: {spec!r} cannot play batched; batched specs: "
-                    f"{list(BATCHED_BASELINES)} and ppo:PATH[:sample]"
+                    f"{list(BATCHED_BASELINES)}, {EXPERT}[:sims=N] and ppo:PATH[:sample]"
                 )
         w = np.array(list(baselines.values()), float)
         if (w < 0).any() or w.sum() <= 0:
@@ -89,10 +99,13 @@ class BatchedSelfPlayVecEnv(VecEnv):
         self.snapshots: list[int] = []  # kinds of the snapshots in the pool
         self._evicted: list[int] = []  # snapshot kinds out of the pool, freed once no game has them
         self._policies: dict[int, Any] = {}
+        self.rng = np.random.default_rng(seed)
+        self._searchers: dict[int, Any] = {}  # kind -> an audition.expert (reads views)
         for k, spec in enumerate(self.specs):
             if spec.startswith("ppo:"):
                 self._policies[k] = _load(spec, self.trust)
-        self.rng = np.random.default_rng(seed)
+            elif spec.split(":")[0] == EXPERT:
+                self._searchers[k] = _expert(spec, int(self.rng.integers(2**62)))
         self.seat = np.zeros(num_envs, np.int64)
         self.opp = np.zeros((num_envs, players), np.int64)  # seat -> opponent kind (-1: learner)
         self._actions = np.zeros(num_envs, np.int64)
@@ -103,6 +116,8 @@ class BatchedSelfPlayVecEnv(VecEnv):
     def seed(self, seed: int | None = None) -> Sequence[None | int]:
         self.rng = np.random.default_rng(seed)
         self.eng.rng = np.random.default_rng(self.rng.integers(2**62))
+        for agent in self._searchers.values():
+            agent.reset(int(self.rng.integers(2**62)))
         return [seed] * self.num_envs
 
     def reset(self) -> np.ndarray:
@@ -237,9 +252,26 @@ class BatchedSelfPlayVecEnv(VecEnv):
             return random_actions(self.eng.legal_mask()[games], self.rng)
         if spec == "audition.greedy":
             return greedy_actions(self.eng, games)
+        if kind in self._searchers:  # every game's search rolled out as one batch
+            agent, eng = self._searchers[kind], self.eng
+            views = [batched_view(eng, int(g), int(eng.current[g])) for g in games]
+            return np.array(decide_many([(agent, None, v) for v in views]), np.int64)
         obs = self.eng.observe(self.eng.current, games)
         rng = self.rng if spec.endswith(":sample") else None
         return policy_actions(self._policies[kind], obs, self.eng.legal_mask()[games], rng)
+
+
+def _expert(spec: str, seed: int) -> Any:
+    """The ``audition.expert[:sims=N]`` of ``spec`` (its options checked as ``parlour eval``
+    checks them)."""
+    from parlour.games.audition.plugin import expert_agent
+    from parlour.models import parse_spec
+
+    _, options = parse_spec(spec)
+    unknown = sorted(set(options) - {"sims"})
+    if unknown:
+        raise ValueError(f"opponents: {spec!r}: unknown options {unknown}; allowed: ['sims']")
+    return expert_agent(spec, seed, **options)
 
 
 def _load(spec: str, trust: bool = False) -> Any:

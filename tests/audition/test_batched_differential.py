@@ -6,7 +6,9 @@ uncertain counts off / on, both reward modes) plays random legal games in both a
 recorded in ``tests/data/audition_batched_seeds.json``); when a game ends, the batched engine's
 own auto-reset deal is copied into the AEC env and compared from there on. At every step the
 legal mask, the observation of **every** seat, and at the end the rewards, scores and winners
-must be equal (observations bit for bit). The default run plays a sample; the ``slow`` run
+must be equal (observations bit for bit), and so must every seat's player view
+(:func:`~parlour.envs.audition.batched_view.batched_view` against the rules engine's
+``make_view``). The default run plays a sample; the ``slow`` run
 all 200 seeds of every configuration (8,000 first games, more after the auto-resets). The mini
 table (``mini=True``, both reward modes) plays all 200 seeds in the default run (its games are
 a few moves long).
@@ -22,7 +24,9 @@ import pytest
 
 from parlour.envs.audition import rules as R
 from parlour.envs.audition.batched import BatchedAudition
+from parlour.envs.audition.batched_view import batched_view
 from parlour.envs.audition.env import raw_env
+from parlour.envs.audition.view import make_view
 
 SEEDS = json.loads((Path(__file__).parents[1] / "data" / "audition_batched_seeds.json").read_text())
 
@@ -58,6 +62,7 @@ def _compare(envs: list[raw_env], eng: BatchedAudition) -> None:
             assert np.array_equal(obs[i], o["observation"]), (i, seat, env.game.phase)
             if seat == env.game.current_player:
                 assert np.array_equal(mask[i], o["action_mask"].astype(bool)), i
+            assert batched_view(eng, i, seat) == make_view(env.game, seat), (i, seat)
     assert np.array_equal(eng.current, [e.game.current for e in envs])
 
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import copy
 import json
 
 import numpy as np
 import pytest
 
 from parlour.envs.audition import rules as R
+from parlour.envs.audition.batched_view import batched_view
 from parlour.games.audition import selfplay as B
 from parlour.games.audition.batched_agents import random_actions
 from parlour.train.config import config_from_dict
@@ -85,6 +87,33 @@ def test_opponents_only_play_legal_actions(monkeypatch):
     assert {"random", "audition.greedy"} <= set(seen)
 
 
+@pytest.mark.parametrize(
+    "players,options", [(2, {}), pytest.param(3, {"action_cards": 3}, marks=pytest.mark.slow)]
+)
+def test_expert_opponents_decide_as_the_scalar_expert(monkeypatch, players, options):
+    """Each batched search equals the scalar expert's on the rules engine's view of the game
+    (a twin with the same generator state deciding the games one by one)."""
+    decide = B.BatchedSelfPlayVecEnv._decide
+    decided = []
+
+    def checked(self, kind, games):
+        if kind not in self._searchers:
+            return decide(self, kind, games)
+        twin = copy.deepcopy(self._searchers[kind])
+        views = [batched_view(self.eng, int(g), int(self.eng.current[g])) for g in games]
+        acts = decide(self, kind, games)
+        assert acts.tolist() == [twin.act(None, v) for v in views]
+        decided.extend(acts.tolist())
+        return acts
+
+    monkeypatch.setattr(B.BatchedSelfPlayVecEnv, "_decide", checked)
+    env = B.BatchedSelfPlayVecEnv(4, players, options, {"audition.expert:sims=4": 1}, seed=5)
+    env.seed(5)
+    env.reset()
+    results = _run(env, 90)
+    assert len(decided) > 90 and sum(int(r[2].sum()) for r in results) > 0
+
+
 def test_same_seed_same_games_and_bad_input():
     def trace(seed):
         env = B.BatchedSelfPlayVecEnv(8, 2, {}, {"random": 1, "audition.greedy": 1})
@@ -96,7 +125,11 @@ def test_same_seed_same_games_and_bad_input():
     assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
     assert not all(np.array_equal(x, y) for x, y in zip(a, c, strict=True))
     with pytest.raises(ValueError, match="cannot play batched"):
-        B.BatchedSelfPlayVecEnv(2, 2, {}, {"audition.expert": 1})
+        B.BatchedSelfPlayVecEnv(2, 2, {}, {"audition.search:model=audition-2p": 1})
+    with pytest.raises(ValueError, match=r"unknown options \['depth'\]; allowed: \['sims'\]"):
+        B.BatchedSelfPlayVecEnv(2, 2, {}, {"audition.expert:depth=3": 1})
+    with pytest.raises(ValueError, match="sims must be an int"):
+        B.BatchedSelfPlayVecEnv(2, 2, {}, {"audition.expert:sims=many": 1})
     with pytest.raises(ValueError, match="game_options: unknown"):
         B.BatchedSelfPlayVecEnv(2, 2, {"seer": True})
 
@@ -106,6 +139,10 @@ def test_train_uses_the_batched_env_when_the_config_allows():
     venv = make_vec_env(cfg)
     assert isinstance(venv.venv, B.BatchedSelfPlayVecEnv) and venv.num_envs == 16
     cfg = config_from_dict({**TINY, "opponents": {"baselines": {"audition.expert:sims=2": 1}}})
+    venv = make_vec_env(cfg)  # the expert's searches are batched too
+    assert isinstance(venv.venv, B.BatchedSelfPlayVecEnv)
+    spec = "audition.search:model=audition-2p,sims=2"
+    cfg = config_from_dict({**TINY, "opponents": {"baselines": {spec: 1}}})
     venv = make_vec_env(cfg)  # an opponent it cannot batch: the per-game envs
     assert not isinstance(getattr(venv, "venv", None), B.BatchedSelfPlayVecEnv)
     venv.close()
