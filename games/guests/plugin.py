@@ -15,14 +15,15 @@
 Training-only options
 ---------------------
 
-Dropped from the game options for evaluation; the single-seat wrapper reads them
+Dropped from the game options for evaluation; the single-seat wrapper reads the shaping weights
 (``wrapper_options``), and :class:`GuestsShaping` (built with them) adds a reward to each
-learner step:
+learner step; the case pool reads ``case_levels``:
 
 | option | meaning |
 |---|---|
 | ``accusation_shaping`` (float ≥ 0, default 0) | pays the learner for naming the parts of an accusation that its own notebook allows (zero on average for random naming) |
 | ``solution_shaping`` (float ≥ 0, default 0) | charges the learner for accusing with more than one candidate left, or for not accusing with exactly one |
+| ``case_levels`` (a list of levels, or one string ``"beginner,hard"``; default: ``level`` only) | the generated training cases cycle through these levels (a level listed twice comes twice as often), each case played at its own level; ``level`` stays the level of the run's evaluations. Read by the case pool, not the env or the wrapper (``source_options``) |
 
 Awkward Guests trains on the env's ``observation_mode`` (``deduced`` or ``deduced_choices`` in the
 shipped configs, or ``notebook``); ``GuestsFeatures`` reads the ``deduced_*`` blocks of it and,
@@ -377,8 +378,9 @@ GAME = Game(
     ),
     hidden_redeal=redeal,
     training=Training(
-        options=("accusation_shaping", "solution_shaping"),
+        options=("accusation_shaping", "solution_shaping", "case_levels"),
         wrapper_options=("accusation_shaping", "solution_shaping"),
+        source_options=("case_levels",),
         shaping=GuestsShaping,
         features_extractor="parlour.games.guests.policy:GuestsFeatures",
         policy="parlour.games.guests.policy:GuestsPolicy",
