@@ -3,7 +3,7 @@
 | part | here |
 |---|---|
 | the game | :data:`GAME` (``guests``, 1–8 players; the ``parlour.games`` entry point ``guests``) |
-| agents | ``guests.deducer[:p=P]`` (:mod:`~parlour.games.guests.deducer`) |
+| agents | ``guests.deducer[:p=P][,start=R]`` (:mod:`~parlour.games.guests.deducer`) |
 | baselines | ``random``, ``guests.deducer`` |
 | reward shaping | :class:`GuestsShaping` (training only; the wrapper options below) |
 | PPO features and policy | ``GuestsFeatures``, ``PriorHead``, ``GuestsPolicy`` (:mod:`parlour.games.guests.policy`, torch: loaded by training only) |
@@ -58,7 +58,7 @@ from typing import Any
 import numpy as np
 
 from parlour.agents.base import Agent
-from parlour.agents.factory import float_option
+from parlour.agents.factory import float_option, int_option
 from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests import game as G
 from parlour.envs.awkward_guests.case.board import WALTON
@@ -351,10 +351,14 @@ class GuestsTerminal(TerminalUI):
         return "\n".join(lines)
 
 
-def deducer_agent(spec: str, seed: int | None, p: str | None = None) -> Agent:
-    """``guests.deducer[:p=P]``: reasons with the deduction engine; accuses once a candidate
-    has probability >= P."""
-    return DeducerAgent(spec, seed, p=float_option("p", p, 1.0))
+def deducer_agent(
+    spec: str, seed: int | None, p: str | None = None, start: str | None = None
+) -> Agent:
+    """``guests.deducer[:p=P][,start=R]``: reasons with the deduction engine; accuses once a
+    candidate has probability >= P (from round R on; before it, once one candidate is left)."""
+    return DeducerAgent(
+        spec, seed, p=float_option("p", p, 1.0), start=int_option("start", start, 1)
+    )
 
 
 GAME = Game(
