@@ -145,15 +145,23 @@ class Game:
         return {k: v for k, v in options.items() if k not in self.training.options}
 
     def split_options(self, options: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-        """``options`` split into (env options, wrapper options); wrapper options are checked."""
+        """``options`` split into (env options, wrapper options); wrapper options are checked.
+        The reset source's own options (``Training.source_options``) are in neither."""
         env_options, wrapper = {}, {}
         for key, value in options.items():
             if key in self.training.wrapper_options:
                 self.training.check_wrapper_option(key, value)
                 wrapper[key] = value
-            else:
+            elif key not in self.training.source_options:
                 env_options[key] = value
         return env_options, wrapper
+
+    def source_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The options ``Training.reset_source`` is built with: the env options and the
+        reset source's own (``Training.source_options``)."""
+        env_options, _ = self.split_options(options)
+        own = {k: v for k, v in options.items() if k in self.training.source_options}
+        return {**env_options, **own}
 
 
 # -- the registry ---------------------------------------------------------------------------------

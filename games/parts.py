@@ -19,9 +19,10 @@ they load when training needs them, so ``parlour eval`` and ``parlour play`` nev
 | ``eval_baselines`` | the cheap agent specs of periodic evaluation during training (the default ``eval.agents``; ``None``: the game's ``baselines``) |
 | ``options`` | game options that shape training only: dropped for evaluation (:meth:`Game.evaluation_options <parlour.games.Game.evaluation_options>`) |
 | ``wrapper_options`` | those of ``options`` the single-seat wrapper reads, not the env (reward-shaping weights ≥ 0) |
+| ``source_options`` | those of ``options`` only the ``reset_source`` reads, not the env (Awkward Guests: ``case_levels``, a mix of levels to train on) |
 | ``shaping`` | a class built with the wrapper options: a reward added to each learner step (:meth:`Training.shaper`) |
 | ``features_extractor``, ``policy`` | ``"module:Class"``: the SB3 features extractor and the MaskablePPO policy (``None``: SB3's) |
-| ``reset_source`` | ``function(env_options, seed, *, process=False, prefetch=None) -> source | None``: reset options prepared ahead of time; ``source()`` gives the next reset's options, ``source.close()`` stops it (Awkward Guests: prefetched cases, in a thread, or with ``process`` in a child process keeping ``prefetch`` ready) |
+| ``reset_source`` | ``function(env_options, seed, *, process=False, prefetch=None) -> source | None`` (``env_options`` with the ``source_options`` set): reset options prepared ahead of time; ``source()`` gives the next reset's options, ``source.close()`` stops it (Awkward Guests: prefetched cases, in a thread, or with ``process`` in a child process keeping ``prefetch`` ready) |
 | ``batched_vec_env`` | ``"module:function(cfg) -> VecEnv | None"``: the game's batched self-play env (``vec_env: batched``) |
 | ``multi_game`` | without a batched env of its own: ``vec_env: batched`` plays ``n_envs`` single-seat games in the trainer's process, network opponents decided in one forward pass (:mod:`parlour.train.multi_game`; Awkward Guests) |
 | ``data_source`` | ``function(env_options) -> dict``: where the run's games come from, recorded in ``report.json`` as ``data`` (Awkward Guests: the case bank, its SHA-256 and split, or the generated cases' level) |
@@ -162,6 +163,8 @@ class Training:
     options: tuple[str, ...] = ()
     #: those of ``options`` the single-seat wrapper reads (reward-shaping weights >= 0)
     wrapper_options: tuple[str, ...] = ()
+    #: those of ``options`` only the reset source reads (neither the env nor the wrapper)
+    source_options: tuple[str, ...] = ()
     #: a class built with the wrapper options: a reward added to each learner step
     shaping: Callable[..., Any] | None = None
     #: "module:Class", an SB3 features extractor (None: the flat observation)
@@ -182,6 +185,11 @@ class Training:
         for key in self.wrapper_options:
             if key not in self.options:
                 raise ValueError(f"wrapper option {key!r} must also be a training option")
+        for key in self.source_options:
+            if key not in self.options or key in self.wrapper_options:
+                raise ValueError(
+                    f"source option {key!r} must be a training option and not a wrapper option"
+                )
 
     def extractor(self) -> type | None:
         """The SB3 features extractor class (None: SB3's default, the flat observation)."""

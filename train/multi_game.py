@@ -69,7 +69,7 @@ class MultiGameVecEnv(VecEnv):
             g.defer_policies = True
         first = self.games[0]
         super().__init__(num_envs, first.observation_space, first.action_space)
-        self._env_options = first.env_options
+        self._source_options = first.source_options
         self._case_process = case_process
         self._pool: Any = None
         self._seeds: list[int | None] = [None] * num_envs
@@ -178,7 +178,7 @@ class MultiGameVecEnv(VecEnv):
         make_source = self.game_spec.training.reset_source
         if make_source is None or not self._case_process:
             return
-        source = make_source(self._env_options, seed, process=True, prefetch=CASE_PREFETCH)
+        source = make_source(self._source_options, seed, process=True, prefetch=CASE_PREFETCH)
         if source is None:
             return
         if self._pool is not None:

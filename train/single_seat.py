@@ -115,6 +115,8 @@ class SingleSeatEnv(gym.Env):
         self.shaper = self.spec.training.shaper(**wrapper_options)
         #: the raw env's options (the game options without the wrapper's training-only ones)
         self.env_options = env_options
+        #: what the game's reset source is built with (the env's options and the source's own)
+        self.source_options = self.spec.source_options(game_options or {})
         #: prefetch reset options (``Training.reset_source``), built at the first reset
         self._prefetch = prefetch and self.spec.training.reset_source is not None
         self._reset_source: Any = None
@@ -167,7 +169,7 @@ class SingleSeatEnv(gym.Env):
         agents = self.aec.possible_agents
         if self._prefetch:  # (seeded from the first reset's generator: reproducible)
             make_source = self.spec.training.reset_source
-            self._reset_source = make_source(self.env_options, int(rng.integers(2**62)))
+            self._reset_source = make_source(self.source_options, int(rng.integers(2**62)))
             self._prefetch = False
         while True:
             seat = (

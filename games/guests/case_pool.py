@@ -25,7 +25,7 @@ import json
 import multiprocessing
 import queue
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -38,11 +38,15 @@ DEFAULT_PREFETCH = 64
 STOP_POLL_S = 0.5
 
 
-def case_stream(level: str, deck_size: int, seed: int) -> Iterator[tuple[int, Any]]:
-    """``(case seed, case)`` pairs in the pool's order: unique seeds, unique case contents."""
+def case_stream(level: str | Sequence[str], deck_size: int, seed: int) -> Iterator[tuple[int, Any]]:
+    """``(case seed, case)`` pairs in the pool's order: unique seeds, unique case contents.
+    ``level`` may be a sequence of levels: the cases cycle through it (a mix of levels; a level
+    named twice comes twice as often)."""
     from parlour.envs.awkward_guests.case.generator import generate_case
 
+    levels = (level,) if isinstance(level, str) else tuple(level)
     rng = np.random.default_rng(seed)
+    made = 0
     seen_seeds: set[int] = set()
     seen_cases: set[bytes] = set()
     while True:
@@ -50,7 +54,8 @@ def case_stream(level: str, deck_size: int, seed: int) -> Iterator[tuple[int, An
         if s in seen_seeds:
             continue
         seen_seeds.add(s)
-        case = generate_case(level, s, deck_size)
+        case = generate_case(levels[made % len(levels)], s, deck_size)
+        made += 1
         # (a digest, not the ~30 KB JSON itself: a long run serves hundreds of thousands)
         key = hashlib.sha256(json.dumps(case.to_json(), sort_keys=True).encode()).digest()
         if key in seen_cases:
@@ -81,7 +86,7 @@ def _produce(
 
 
 def _produce_in_child(
-    level: str, deck_size: int, seed: int, out: Any, stop: Any
+    level: str | tuple[str, ...], deck_size: int, seed: int, out: Any, stop: Any
 ) -> None:  # pragma: no cover - runs in the child process
     from parlour.safe_stop import workers_ignore_interrupts
 
@@ -100,7 +105,7 @@ class CasePool:
 
     def __init__(
         self,
-        level: str = "easy",
+        level: str | Sequence[str] = "easy",
         deck_size: int = 70,
         seed: int = 0,
         prefetch: int = DEFAULT_PREFETCH,
@@ -109,7 +114,12 @@ class CasePool:
     ) -> None:
         from parlour.envs.awkward_guests.case_source import CaseSource
 
-        CaseSource(level, "generated", deck_size)  # checks level and deck_size (ValueError)
+        if not isinstance(level, str):  # a mix of levels (case_levels)
+            level = tuple(level)
+            if not level or not all(isinstance(x, str) for x in level):
+                raise ValueError(f"case_levels: a non-empty list of levels, got {list(level)!r}")
+        for one in (level,) if isinstance(level, str) else level:
+            CaseSource(one, "generated", deck_size)  # checks level and deck_size (ValueError)
         if isinstance(prefetch, bool) or not isinstance(prefetch, int) or prefetch < 1:
             raise ValueError(f"prefetch must be an int >= 1, got {prefetch!r}")
         self.level, self.deck_size, self.seed = level, deck_size, seed
@@ -183,6 +193,7 @@ def guests_reset_source(
     env_options: dict[str, Any], seed: int, *, process: bool = False, prefetch: int | None = None
 ) -> CasePool | None:
     """The Awkward Guests ``Training.reset_source``: a :class:`CasePool` seeded with ``seed``
+    (of the levels ``case_levels`` lists, in turn, when set; each case plays at its own level)
     (called per reset, it gives ``{"case": next prefetched case}``), generating in a background
     thread, or with ``process`` in a child process keeping ``prefetch`` cases ready; ``None``
     unless the env generates its cases (a fixed pool of classic or file cases, or a case bank,
@@ -191,6 +202,9 @@ def guests_reset_source(
         return None  # (a bank's cases cost a decode, not a generation: the env deals them)
     more = {} if prefetch is None else {"prefetch": prefetch}
     level, deck_size = env_options.get("level", "easy"), env_options.get("deck_size", 70)
+    mix = env_options.get("case_levels")
+    if mix is not None:  # (a list of levels, or one string "beginner,hard")
+        level = [x.strip() for x in mix.split(",")] if isinstance(mix, str) else mix
     return CasePool(level, deck_size, seed, process=process, **more)
 
 

@@ -21,7 +21,9 @@ it never accuses wrongly with ``p=1`` (the deduction engine is exact and cases a
 it beats ``random`` by a wide margin at every player count: random players accuse at random and
 are soon out.
 
-Options: ``p`` (float in (0, 1], default 1).
+Options: ``p`` (float in (0, 1], default 1); ``start`` (int ≥ 1, default 1): the round from
+which ``p`` applies; before it the deducer waits for one candidate (``p=0.5,start=9``: no guess
+in the first 8 rounds, while the other players are still far from the solution).
 """
 
 from __future__ import annotations
@@ -97,11 +99,16 @@ def split_scores(mask: np.ndarray, accomplice_possible: bool) -> np.ndarray:
 class DeducerAgent:
     """The deduction-engine baseline (see the module docstring)."""
 
-    def __init__(self, spec: str = "guests.deducer", seed: int | None = None, p: float = 1.0):
+    def __init__(
+        self, spec: str = "guests.deducer", seed: int | None = None, p: float = 1.0, start: int = 1
+    ):
         if isinstance(p, bool) or not isinstance(p, int | float) or not 0.0 < p <= 1.0:
             raise ValueError(f"guests.deducer option p must be in (0, 1], got {p!r}")
+        if isinstance(start, bool) or not isinstance(start, int) or start < 1:
+            raise ValueError(f"guests.deducer option start must be an int >= 1, got {start!r}")
         self.spec = spec
         self.threshold = float(p)
+        self.start = start
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
@@ -228,7 +235,7 @@ class DeducerAgent:
         if decision == "pay":
             return self._pay(view, legal)
         if decision == "solution":
-            return self._solution(ded, legal)
+            return self._solution(ded, legal, view.round)
         if decision in _ACCUSE_STEP:
             return self._accuse(view, ded, legal, _ACCUSE_STEP[decision])
         if decision == "discard":
@@ -282,9 +289,10 @@ class DeducerAgent:
             options.append(((teach, not covers, h.value if covers else -h.value), a))
         return min(options)[1] if options else legal[0]
 
-    def _solution(self, ded: Deduction, legal: tuple[int, ...]) -> int:
+    def _solution(self, ded: Deduction, legal: tuple[int, ...], round_: int = 1) -> int:
         count = ded.count()
-        if A.YES in legal and count >= 1 and 1.0 / count >= self.threshold - 1e-12:
+        threshold = self.threshold if round_ >= self.start else 1.0
+        if A.YES in legal and count >= 1 and 1.0 / count >= threshold - 1e-12:
             cands = ded.candidates()
             self._target = cands[int(self.rng.integers(len(cands)))]
             return A.YES

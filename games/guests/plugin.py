@@ -3,7 +3,7 @@
 | part | here |
 |---|---|
 | the game | :data:`GAME` (``guests``, 1–8 players; the ``parlour.games`` entry point ``guests``) |
-| agents | ``guests.deducer[:p=P]`` (:mod:`~parlour.games.guests.deducer`) |
+| agents | ``guests.deducer[:p=P][,start=R]`` (:mod:`~parlour.games.guests.deducer`) |
 | baselines | ``random``, ``guests.deducer`` |
 | reward shaping | :class:`GuestsShaping` (training only; the wrapper options below) |
 | PPO features and policy | ``GuestsFeatures``, ``PriorHead``, ``GuestsPolicy`` (:mod:`parlour.games.guests.policy`, torch: loaded by training only) |
@@ -15,14 +15,15 @@
 Training-only options
 ---------------------
 
-Dropped from the game options for evaluation; the single-seat wrapper reads them
+Dropped from the game options for evaluation; the single-seat wrapper reads the shaping weights
 (``wrapper_options``), and :class:`GuestsShaping` (built with them) adds a reward to each
-learner step:
+learner step; the case pool reads ``case_levels``:
 
 | option | meaning |
 |---|---|
 | ``accusation_shaping`` (float ≥ 0, default 0) | pays the learner for naming the parts of an accusation that its own notebook allows (zero on average for random naming) |
 | ``solution_shaping`` (float ≥ 0, default 0) | charges the learner for accusing with more than one candidate left, or for not accusing with exactly one |
+| ``case_levels`` (a list of levels, or one string ``"beginner,hard"``; default: ``level`` only) | the generated training cases cycle through these levels (a level listed twice comes twice as often), each case played at its own level; ``level`` stays the level of the run's evaluations. Read by the case pool, not the env or the wrapper (``source_options``) |
 
 Awkward Guests trains on the env's ``observation_mode`` (``deduced`` or ``deduced_choices`` in the
 shipped configs, or ``notebook``); ``GuestsFeatures`` reads the ``deduced_*`` blocks of it and,
@@ -57,7 +58,7 @@ from typing import Any
 import numpy as np
 
 from parlour.agents.base import Agent
-from parlour.agents.factory import float_option
+from parlour.agents.factory import float_option, int_option
 from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests import game as G
 from parlour.envs.awkward_guests.case.board import WALTON
@@ -350,10 +351,14 @@ class GuestsTerminal(TerminalUI):
         return "\n".join(lines)
 
 
-def deducer_agent(spec: str, seed: int | None, p: str | None = None) -> Agent:
-    """``guests.deducer[:p=P]``: reasons with the deduction engine; accuses once a candidate
-    has probability >= P."""
-    return DeducerAgent(spec, seed, p=float_option("p", p, 1.0))
+def deducer_agent(
+    spec: str, seed: int | None, p: str | None = None, start: str | None = None
+) -> Agent:
+    """``guests.deducer[:p=P][,start=R]``: reasons with the deduction engine; accuses once a
+    candidate has probability >= P (from round R on; before it, once one candidate is left)."""
+    return DeducerAgent(
+        spec, seed, p=float_option("p", p, 1.0), start=int_option("start", start, 1)
+    )
 
 
 GAME = Game(
@@ -377,8 +382,9 @@ GAME = Game(
     ),
     hidden_redeal=redeal,
     training=Training(
-        options=("accusation_shaping", "solution_shaping"),
+        options=("accusation_shaping", "solution_shaping", "case_levels"),
         wrapper_options=("accusation_shaping", "solution_shaping"),
+        source_options=("case_levels",),
         shaping=GuestsShaping,
         features_extractor="parlour.games.guests.policy:GuestsFeatures",
         policy="parlour.games.guests.policy:GuestsPolicy",

@@ -248,3 +248,20 @@ def test_discard_keeps_the_most_valuable_cards():
     chosen = agent.act({}, view)
     value = {A.CARD_0 + h.slot: h.value for h in view.hand}
     assert value[chosen] == min(value[a] for a in view.legal_actions)
+
+
+def test_the_guess_waits_for_its_start_round():
+    """``start=R``: the same moves as the plain deducer's while the round is below R (it accuses
+    only with one candidate left), and as ``p``'s from round R."""
+    rounds = {}
+    for spec in ("guests.deducer", "guests.deducer:p=0.25,start=4", "guests.deducer:p=0.25"):
+        env = raw_env(num_players=1, level="medium")
+        agent = make_agent(spec, get_game("guests"))
+        rounds[spec] = [_play(env, [agent], seed).round for seed in range(8)]
+    late, plain = rounds["guests.deducer:p=0.25,start=4"], rounds["guests.deducer"]
+    early = rounds["guests.deducer:p=0.25"]
+    assert all(min(p, 4) <= r <= p for r, p in zip(late, plain, strict=True))
+    assert all(e <= r for e, r in zip(early, late, strict=True))
+    for bad in ("0", "-2", "x"):
+        with pytest.raises(ValueError, match="start"):
+            make_agent(f"guests.deducer:p=0.5,start={bad}", get_game("guests"))

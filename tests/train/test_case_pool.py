@@ -151,3 +151,35 @@ def test_the_child_process_stops_when_the_trainer_is_killed():
         if child is not None:  # (a child left running by a failure is not left behind)
             with contextlib.suppress(ProcessLookupError):
                 os.kill(child, signal.SIGKILL)
+
+
+def test_a_mix_of_levels_cycles_and_each_case_plays_at_its_own_level():
+    pool = CasePool(["beginner", "hard", "expert"], seed=2, background=False)
+    cases = [pool.next() for _ in range(6)]
+    assert [c.level for c in cases] == ["beginner", "hard", "expert"] * 2
+    env = raw_env(num_players=1, level="hard")
+    env.reset(seed=0, options={"case": cases[0]})
+    assert env.game.case.level == "beginner"
+    assert env.player_view(env.agent_selection).level == "beginner"  # (what the player is shown)
+    with pytest.raises(ValueError, match="level"):
+        CasePool(["easy", "impossible"], background=False)
+    with pytest.raises(ValueError, match="case_levels"):
+        CasePool([], background=False)
+
+
+def test_case_levels_reach_the_case_pool_not_the_env():
+    from parlour.games import get_game
+    from parlour.games.guests.case_pool import guests_reset_source
+
+    game = get_game("guests")
+    options = {"level": "hard", "case_levels": "beginner, expert", "solution_shaping": 0.5}
+    env_options, wrapper = game.split_options(options)
+    assert env_options == {"level": "hard"} and wrapper == {"solution_shaping": 0.5}
+    assert game.evaluation_options(options) == {"level": "hard"}
+    source = game.source_options(options)
+    assert source == {"level": "hard", "case_levels": "beginner, expert"}
+    pool = guests_reset_source(source, 0)
+    try:
+        assert [pool.next().level for _ in range(4)] == ["beginner", "expert"] * 2
+    finally:
+        pool.close()
