@@ -35,8 +35,12 @@ def _ints(row: np.ndarray) -> tuple[int, ...]:
     return tuple(int(x) for x in row)
 
 
-def batched_view(eng: BatchedAudition, game: int, seat: int) -> AuditionView:
-    """The view of ``seat`` in game ``game`` of ``eng`` (see the module docstring)."""
+def batched_view(
+    eng: BatchedAudition, game: int, seat: int, legal_mask: np.ndarray | None = None
+) -> AuditionView:
+    """The view of ``seat`` in game ``game`` of ``eng`` (see the module docstring).
+    ``legal_mask``: ``eng.legal_mask()`` when the caller already holds it (views of many games:
+    one copy of the mask, not one per game)."""
     n = eng.n
     if not 0 <= seat < n:
         raise ValueError(f"seat must be in 0..{n - 1}, got {seat!r}")
@@ -46,7 +50,9 @@ def batched_view(eng: BatchedAudition, game: int, seat: int) -> AuditionView:
     over = phase == R.PH_OVER
     current = -1 if over else int(eng.current[game])
     mine = current == seat
-    legal = tuple(int(a) for a in np.flatnonzero(eng.legal_mask()[game])) if mine else ()
+    if mine and legal_mask is None:
+        legal_mask = eng.legal_mask()
+    legal = tuple(int(a) for a in np.flatnonzero(legal_mask[game])) if mine else ()
     drawn = int(eng.drawn[game])
     unseen = eng.unseen[game].copy()
     if drawn and mine:

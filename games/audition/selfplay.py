@@ -49,12 +49,12 @@ EXPERT = "audition.expert"
 
 def batchable(spec: str) -> bool:
     """Whether an opponent spec can play inside the batched env."""
-    return (
-        spec in BATCHED_BASELINES
-        or spec.startswith("ppo:")
-        or spec == EXPERT
-        or spec.startswith(EXPERT + ":")
-    )
+    return spec in BATCHED_BASELINES or spec.startswith("ppo:") or _is_expert(spec)
+
+
+def _is_expert(spec: str) -> bool:
+    """``audition.expert`` with or without options."""
+    return spec.split(":")[0] == EXPERT
 
 
 class BatchedSelfPlayVecEnv(VecEnv):
@@ -104,7 +104,7 @@ class BatchedSelfPlayVecEnv(VecEnv):
         for k, spec in enumerate(self.specs):
             if spec.startswith("ppo:"):
                 self._policies[k] = _load(spec, self.trust)
-            elif spec.split(":")[0] == EXPERT:
+            elif _is_expert(spec):
                 self._searchers[k] = _expert(spec, int(self.rng.integers(2**62)))
         self.seat = np.zeros(num_envs, np.int64)
         self.opp = np.zeros((num_envs, players), np.int64)  # seat -> opponent kind (-1: learner)
@@ -254,7 +254,8 @@ class BatchedSelfPlayVecEnv(VecEnv):
             return greedy_actions(self.eng, games)
         if kind in self._searchers:  # every game's search rolled out as one batch
             agent, eng = self._searchers[kind], self.eng
-            views = [batched_view(eng, int(g), int(eng.current[g])) for g in games]
+            mask = eng.legal_mask()
+            views = [batched_view(eng, int(g), int(eng.current[g]), mask) for g in games]
             return np.array(decide_many([(agent, None, v) for v in views]), np.int64)
         obs = self.eng.observe(self.eng.current, games)
         rng = self.rng if spec.endswith(":sample") else None
