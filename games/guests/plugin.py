@@ -106,7 +106,12 @@ class GuestsShaping:
     A uniformly random choice earns 0 on average at every stage of the game, so it favours
     neither accusing nor waiting; it only pays for naming what the notebook allows — which a
     wrong accusation (−1 whatever was named) never teaches: with one candidate left a random
-    accusation is right once in 360 (easy) or ~6000 (medium).
+    accusation is right once in 360 (easy) or ~6000 (medium). Once the learner names what its
+    notebook allows, though, every accusation is paid, right or wrong: ``ppo:guests-4p-medium``
+    earns +0.70 per accusation at ``w = 0.2`` (+0.70 for its 37 right and its 32 wrong
+    accusations alike, 150 games against three deducers; issue 34), half the swing between a
+    win and a loss at 4 players — a bonus for guessing. Drop it for a stage that should learn
+    when to accuse.
 
     **When** (``solution_shaping = v``). Deciding whether to accuse, the learner is charged
     ``−v`` for accusing with more than one candidate left and for going on with exactly one.

@@ -39,6 +39,9 @@ N_SOLUTION_FLAGS = 2
 CARD_FEATURES = ("teach", "teach_per_share", "teaches_nothing", "covers_owed", "value")
 #: ``teach_per_share`` is ``hand_teach / hand_share`` clipped to this
 TEACH_PER_SHARE_CAP = 1.0
+#: GuestsFeatures' timing features (``timing=True``; 0 unless deciding whether to accuse): the
+#: round (``round / max_rounds``), and the round times the chance that a guess is right
+N_TIMING_FEATURES = 2
 
 
 def allowed_gate(layout: Mapping[str, slice], prefix: str = "deduced") -> np.ndarray:
@@ -115,11 +118,30 @@ def build_features() -> type:
 
         The output is then ``[raw, PRIOR_SCALE · (allowed, solution, cards), MLP(all of them)]``
         and ``GuestsPolicy`` adds one shared weight per card feature to the card actions' logits.
+
+        With ``timing=True`` (``ppo.features_extractor_kwargs: {timing: true}``; only with
+        ``deduced_choices``), ``solution`` gains :data:`N_TIMING_FEATURES` more, so that the
+        linear heads can make *when* to guess depend on the round: a guess between two
+        candidates pays late in a 4-player race and loses early, and a network that must find
+        the product of "round" and "chance" in its MLP did not learn that from imitation
+        (docs/guests_training.md, issue 34):
+
+        | timing feature | content (0 unless deciding whether to accuse) |
+        |---|---|
+        | ``round`` | the observation's ``round`` (round / max_rounds) |
+        | ``round_chance`` | that round times the chance that a guess is right (``1 / candidates``) |
+
+        Models saved without the option read the same features as before.
         """
 
         def __init__(
-            self, observation_space: gym.spaces.Box, hidden: tuple[int, ...] = FEATURES_HIDDEN
+            self,
+            observation_space: gym.spaces.Box,
+            hidden: tuple[int, ...] = FEATURES_HIDDEN,
+            timing: bool = False,
         ) -> None:
+            if not isinstance(timing, bool):
+                raise ValueError(f"GuestsFeatures: timing must be true or false, got {timing!r}")
             n = int(observation_space.shape[0])
             sizes = {GO.layout_size(GO.make_layout(m)): m for m in GO.OBSERVATION_MODES}
             if n not in sizes:
@@ -132,6 +154,13 @@ def build_features() -> type:
             self.choices = mode == "deduced_choices"
             extra = A.NUM_ACTIONS + N_SOLUTION_FLAGS if self.deduced else 0
             extra += 1 if self.choices else 0  # (the guess's chance: 1 / candidates)
+            if timing and not self.choices:
+                raise ValueError(
+                    f"GuestsFeatures: timing needs observation_mode deduced_choices, not {mode!r}"
+                )
+            #: whether the output holds the timing features (``timing=True``)
+            self.timing = timing
+            extra += N_TIMING_FEATURES if timing else 0
             cards = len(CARD_FEATURES) * GO.N_SLOTS if self.choices else 0
             super().__init__(observation_space, n + extra + cards + hidden[-1])
             #: columns of the output holding ``PRIOR_SCALE · allowed`` (one per action), for
@@ -150,6 +179,7 @@ def build_features() -> type:
                 )
                 self.solution = G.D_SOLUTION
                 self.count = layout["deduced_count"].start
+                self.round = layout["round"].start
             if self.choices:
                 self.hand = layout["hand"]
                 self.share = layout["hand_share"]
@@ -175,7 +205,12 @@ def build_features() -> type:
             extra = [allowed, deciding * certain, deciding * (1 - certain)]
             if self.choices:
                 log_count = obs[:, self.count : self.count + 1] * math.log(NUM_CANDIDATES)
-                extra += [deciding * torch.exp(-log_count), self._cards(obs, dec)]
+                chance = deciding * torch.exp(-log_count)
+                extra.append(chance)
+                if self.timing:
+                    round_ = obs[:, self.round : self.round + 1]
+                    extra += [deciding * round_, chance * round_]
+                extra.append(self._cards(obs, dec))
             extra = torch.cat(extra, dim=1)
             return torch.cat([obs, PRIOR_SCALE * extra, self.mlp(torch.cat([obs, extra], 1))], 1)
 

@@ -69,15 +69,26 @@ def _expected_solution(obs: np.ndarray, decision: int) -> np.ndarray:
     return np.array([candidates < 1.5, candidates >= 1.5, 1.0 / candidates], np.float32)
 
 
-def test_card_features_follow_the_observation_at_every_decision():
+def _expected_timing(obs: np.ndarray, decision: int) -> np.ndarray:
+    """timing: the round, and the round times 1 / candidates (deciding only)."""
+    if decision != G.D_SOLUTION:
+        return np.zeros(2, np.float32)
+    round_ = obs[LAYOUT["round"]][0]
+    return np.array([round_, round_ * _expected_solution(obs, decision)[2]], np.float32)
+
+
+@pytest.mark.parametrize("timing", [False, True])
+def test_card_features_follow_the_observation_at_every_decision(timing):
     from parlour.games.guests.policy import CARD_FEATURES, PRIOR_SCALE, GuestsFeatures
 
     env = SingleSeatEnv(get_game("guests"), 4, OPTIONS, opponents=["guests.deducer"], seat=1)
     n = GO.layout_size(LAYOUT)
-    feats = GuestsFeatures(env.observation_space)
+    feats = GuestsFeatures(env.observation_space, timing=timing)
     cards = len(CARD_FEATURES) * GO.N_SLOTS
-    assert feats.choices and feats.features_dim == n + 98 + cards + 256
-    assert feats.card_slice == slice(n + 98, n + 98 + cards)
+    base = n + 98 + (2 if timing else 0)  # raw, allowed, solution (and timing)
+    assert feats.choices and feats.features_dim == base + cards + 256
+    assert feats.card_slice == slice(base, base + cards)
+    seen_round = set()
     rng = np.random.default_rng(0)
     seen: dict[int, int] = {}
     for seed in range(3):
@@ -90,6 +101,11 @@ def test_card_features_follow_the_observation_at_every_decision():
             allowed, solution = out[n : n + 95] / PRIOR_SCALE, out[n + 95 : n + 98] / PRIOR_SCALE
             np.testing.assert_allclose(allowed, _expected_allowed(obs, d), atol=1e-6)
             np.testing.assert_allclose(solution, _expected_solution(obs, d), rtol=1e-4)
+            if timing:
+                got_timing = out[n + 98 : base] / PRIOR_SCALE
+                np.testing.assert_allclose(got_timing, _expected_timing(obs, d), rtol=1e-4)
+                if d == G.D_SOLUTION:
+                    seen_round.add(round(float(got_timing[0]), 4))
             got = out[feats.card_slice].reshape(5, GO.N_SLOTS) / PRIOR_SCALE
             np.testing.assert_allclose(got, _expected_cards(obs, d), rtol=1e-5, atol=1e-6)
             if (d in (G.D_OFFER, G.D_PAY) and got[0].any()) or d in (G.D_SOLUTION, G.D_MOTIVE):
@@ -100,6 +116,18 @@ def test_card_features_follow_the_observation_at_every_decision():
                 break
     assert seen.get(G.D_OFFER) and seen.get(G.D_PAY), seen  # both kinds were checked
     assert seen.get(G.D_SOLUTION) and seen.get(G.D_MOTIVE), seen
+    assert not timing or len(seen_round) >= 2, seen_round  # the round feature moved
+
+
+def test_timing_is_refused_without_choices_or_as_a_non_bool():
+    from parlour.games.guests.policy import GuestsFeatures
+
+    deduced = SingleSeatEnv(get_game("guests"), 4, {"level": "medium"}, seat=0)
+    with pytest.raises(ValueError, match="timing needs observation_mode deduced_choices"):
+        GuestsFeatures(deduced.observation_space, timing=True)
+    choices = SingleSeatEnv(get_game("guests"), 4, OPTIONS, seat=0)
+    with pytest.raises(ValueError, match="timing must be true or false, got 1"):
+        GuestsFeatures(choices.observation_space, timing=1)
 
 
 def test_prior_head_card_weights_move_only_card_logits():
@@ -147,3 +175,59 @@ def test_prior_head_card_weights_move_only_card_logits():
     np.testing.assert_allclose(shift[A.CARD_0 : A.CARD_0 + GO.N_SLOTS], bonus, rtol=1e-5, atol=1e-3)
     others = np.r_[shift[: A.CARD_0], shift[A.CARD_0 + GO.N_SLOTS :]]
     assert not others.any()
+
+
+def test_timing_is_saved_with_the_model_and_moves_only_the_accuse_decision(tmp_path):
+    """``timing: true`` reaches the extractor, survives save/load, and the policy's logits
+    with it differ from the same weights' without it only where the player decides whether
+    to accuse."""
+    from parlour.agents.model_file import load_policy_file
+    from parlour.train.config import config_from_dict
+    from parlour.train.model import save_model
+    from parlour.train.train import build_model, make_vec_env
+
+    base = {
+        "name": "timing",
+        "game": "guests",
+        "players": 4,
+        "game_options": dict(OPTIONS),
+        "total_timesteps": 64,
+        "n_envs": 1,
+        "vec_env": "dummy",
+        "opponents": {"baselines": {"guests.deducer": 1.0}},
+        "ppo": {"n_steps": 64, "batch_size": 64, "net_arch": []},
+    }
+    ppo = dict(base["ppo"], features_extractor_kwargs={"timing": True})
+    cfg = config_from_dict(dict(base, ppo=ppo))
+    model = build_model(cfg, make_vec_env(cfg))
+    assert model.policy.features_extractor.timing
+    save_model(model, tmp_path / "model.safetensors")
+    loaded = load_policy_file(tmp_path / "model.safetensors")
+    assert loaded.features_extractor.timing
+    assert loaded.features_extractor.features_dim == model.policy.features_extractor.features_dim
+    plain = build_model(config_from_dict(base), make_vec_env(config_from_dict(base))).policy
+    assert not plain.features_extractor.timing
+
+    # the same network with and without timing: give the timing columns a weight in the head
+    head = loaded.action_net.linear
+    start = GO.layout_size(LAYOUT) + 98
+    with torch.no_grad():
+        head.weight[:, start : start + 2] = torch.linspace(-1.0, 1.0, head.weight.shape[0])[:, None]
+    env = SingleSeatEnv(get_game("guests"), 4, OPTIONS, opponents=["guests.deducer"], seat=1)
+    rng = np.random.default_rng(3)
+    obs, _ = env.reset(seed=0)
+    moved = {}
+    for _ in range(600):
+        d = env.aec.game.decision
+        x = torch.as_tensor(obs)[None]
+        with torch.no_grad():
+            feats = loaded.features_extractor(x)
+            without = feats.clone()
+            without[:, start : start + 2] = 0.0
+            delta = (loaded.action_net(feats) - loaded.action_net(without)).abs().max().item()
+        moved[d] = max(moved.get(d, 0.0), delta)
+        obs, _, term, trunc, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+        if term or trunc:
+            obs, _ = env.reset(seed=int(rng.integers(1000)))
+    assert moved[G.D_SOLUTION] > 0.0
+    assert all(v == 0.0 for d, v in moved.items() if d != G.D_SOLUTION), moved
