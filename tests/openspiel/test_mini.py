@@ -6,10 +6,6 @@ engine and ``audition.expert`` play it.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import numpy as np
 import pyspiel
 import pytest
@@ -25,22 +21,9 @@ from parlour.envs.audition.batched import BatchedAudition
 from parlour.envs.audition.determinize import determinize
 from parlour.envs.audition.view import make_view
 from parlour.games import get_game
+from tests.tool_loader import load_tool
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _load_tool():
-    name = "_parlour_mini_exploitability"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, ROOT / "tools/mini_exploitability.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-tool = _load_tool()
+tool = load_tool("mini_exploitability.py")
 
 #: docs/openspiel.md, "Exact solvers on the mini table"
 DOCUMENTED_TREE = {

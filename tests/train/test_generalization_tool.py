@@ -3,26 +3,18 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shlex
-import sys
 from pathlib import Path
 
 import pytest
 
 from parlour.apps.cli import main as parlour_main
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.tool_loader import load_tool
 
 
 def _tool():
-    name = "generalization_tool"
-    spec = importlib.util.spec_from_file_location(name, ROOT / "tools/generalization.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_tool("generalization.py")
 
 
 def _run_tool(tmp_path: Path) -> tuple[Path, dict]:

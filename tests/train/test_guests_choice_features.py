@@ -130,24 +130,27 @@ def test_timing_is_refused_without_choices_or_as_a_non_bool():
         GuestsFeatures(choices.observation_space, timing=1)
 
 
+def _tiny_config(name: str) -> dict:
+    """A one-rollout 4-player medium run on ``deduced_choices``, linear heads on GuestsFeatures."""
+    return {
+        "name": name,
+        "game": "guests",
+        "players": 4,
+        "game_options": dict(OPTIONS),
+        "total_timesteps": 64,
+        "n_envs": 1,
+        "vec_env": "dummy",
+        "opponents": {"baselines": {"guests.deducer": 1.0}},
+        "ppo": {"n_steps": 64, "batch_size": 64, "net_arch": []},
+    }
+
+
 def test_prior_head_card_weights_move_only_card_logits():
     from parlour.games.guests.policy import PRIOR_SCALE, GuestsPolicy, PriorHead
     from parlour.train.config import config_from_dict
     from parlour.train.train import build_model, make_vec_env
 
-    cfg = config_from_dict(
-        {
-            "name": "teach_head",
-            "game": "guests",
-            "players": 4,
-            "game_options": dict(OPTIONS),
-            "total_timesteps": 64,
-            "n_envs": 1,
-            "vec_env": "dummy",
-            "opponents": {"baselines": {"guests.deducer": 1.0}},
-            "ppo": {"n_steps": 64, "batch_size": 64, "net_arch": []},
-        }
-    )
+    cfg = config_from_dict(_tiny_config("teach_head"))
     policy = build_model(cfg, make_vec_env(cfg)).policy
     assert isinstance(policy, GuestsPolicy)
     head = policy.action_net
@@ -186,17 +189,7 @@ def test_timing_is_saved_with_the_model_and_moves_only_the_accuse_decision(tmp_p
     from parlour.train.model import save_model
     from parlour.train.train import build_model, make_vec_env
 
-    base = {
-        "name": "timing",
-        "game": "guests",
-        "players": 4,
-        "game_options": dict(OPTIONS),
-        "total_timesteps": 64,
-        "n_envs": 1,
-        "vec_env": "dummy",
-        "opponents": {"baselines": {"guests.deducer": 1.0}},
-        "ppo": {"n_steps": 64, "batch_size": 64, "net_arch": []},
-    }
+    base = _tiny_config("timing")
     ppo = dict(base["ppo"], features_extractor_kwargs={"timing": True})
     cfg = config_from_dict(dict(base, ppo=ppo))
     model = build_model(cfg, make_vec_env(cfg))

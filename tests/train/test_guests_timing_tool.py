@@ -3,24 +3,13 @@ round and candidates left."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.tool_loader import load_tool
 
 
 def _tool():
-    name = "guests_timing_tool"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, ROOT / "tools/guests_timing.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_tool("guests_timing.py")
 
 
 def test_a_teacher_agrees_with_itself_and_accuses_by_its_rule():
