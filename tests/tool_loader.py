@@ -17,6 +17,10 @@ def load_tool(filename: str) -> ModuleType:
         return sys.modules[name]
     spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / filename)
     module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
+    sys.modules[name] = module  # (dataclasses and the like look their module up)
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[name]  # (no half-loaded module for the next caller)
+        raise
     return module

@@ -1,20 +1,25 @@
 """When an Awkward Guests student accuses, next to its teacher: the solution decisions by round
-and candidates left.
+and candidates left (and, with ``--by-decision``, the agreement per kind of decision).
 
 ```
-.venv/bin/python tools/guests_timing.py --student ppo:runs/guests_4p_medium_timing/model.safetensors \\
+.venv/bin/python tools/guests_timing.py --student ppo:guests-4p-medium \
     --teacher "guests.deducer:p=0.5,start=12" --games 150 --seed 5000
+.venv/bin/python tools/guests_timing.py --student ppo:guests-4p-medium \
+    --teacher "guests.deducer:p=0.5" --games 60 --seed 5000 --by-decision
 ```
 
-(about 40 s for 150 games). The teacher plays seat 1 of 4-player games (``--level``, the
-``deduced_choices`` observation) against three plain ``guests.deducer``; at each of its
-"accuse now?" decisions the student is asked what it would do in the teacher's place (a
-``ppo:`` student plays its most probable action), and the teacher's action is played. The
-table counts those decisions by round bucket (``--bucket`` rounds each) and candidates left (4
-stands for 4 or more), with the share where the student chose as the teacher did and the share
-where the teacher accused. Imitation scores one number over every decision, where accusing is
-about 1 in 30 of them; this shows whether the timing itself was learnt
-(docs/guests_training.md, "4 players, medium: what was tried next").
+(about 40 s for 150 games; a student trained by ``parlour train
+configs/guests_4p_medium_timing.yaml`` is ``ppo:runs/guests_4p_medium_timing/model.safetensors``).
+The teacher plays seat 1 of 4-player games (``--level``, the ``deduced_choices`` observation)
+against three plain ``guests.deducer``; at each of its "accuse now?" decisions the student is
+asked what it would do in the teacher's place (a ``ppo:`` student plays its most probable
+action), and the teacher's action is played. The table counts those decisions by rounds
+(``--bucket`` rounds per row, from round 1) and candidates left (4 stands for 4 or more), with
+the share where the student chose as the teacher did and the share where the teacher accused.
+Imitation scores one number over every decision, where accusing is about 1 in 30 of them; this
+shows whether the timing itself was learnt. ``--by-decision`` asks the student at every decision
+instead and prints its agreement per kind of decision (docs/guests_training.md, "4 players,
+medium: what was tried next").
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from dataclasses import dataclass
 from parlour.agents.factory import make_agent
 from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests import game as G
+from parlour.envs.awkward_guests.case import LEVELS
 from parlour.games import get_game
 from parlour.train.single_seat import SingleSeatEnv, opponent_action
 
@@ -33,7 +39,14 @@ from parlour.train.single_seat import SingleSeatEnv, opponent_action
 MAX_CANDIDATES_ROW = 4
 #: the teacher's seat (the three others are plain deducers)
 TEACHER_SEAT = 1
+#: the table size (the measure of issue 34: 4 players)
 PLAYERS = 4
+#: the decision kinds by their code in the game (``G.D_*``), for ``--by-decision``
+DECISION_NAMES = {
+    code: name[2:].lower()
+    for name, code in vars(G).items()
+    if name.startswith("D_") and isinstance(code, int)
+}
 
 
 @dataclass
@@ -45,30 +58,37 @@ class Cell:
     teacher_accused: int = 0
 
 
+def _table_env(student: str, teacher: str, seed: int, level: str) -> tuple:
+    """The teacher's 4-player table and the three agents (teacher, student, candidate counter)."""
+    game = get_game("guests")
+    options = {"level": level, "observation_mode": "deduced_choices"}
+    env = SingleSeatEnv(game, PLAYERS, options, opponents=["guests.deducer"], seat=TEACHER_SEAT)
+    teacher_agent = make_agent(teacher, game, seed=seed, players=PLAYERS)
+    student_agent = make_agent(student, game, seed=seed, players=PLAYERS)
+    candidate_counter = make_agent("guests.deducer", game, seed=seed, players=PLAYERS)
+    return env, teacher_agent, student_agent, candidate_counter
+
+
 def solution_agreement(
     student: str, teacher: str, games: int, seed: int, level: str = "medium", bucket: int = 4
 ) -> dict[tuple[int, int], Cell]:
     """``{(first round of the bucket, candidates capped at 4): Cell}`` over ``games`` games
-    seeded ``seed``, ``seed + 1``, …"""
-    game = get_game("guests")
-    options = {"level": level, "observation_mode": "deduced_choices"}
-    env = SingleSeatEnv(game, PLAYERS, options, opponents=["guests.deducer"], seat=TEACHER_SEAT)
-    teach = make_agent(teacher, game, seed=seed, players=PLAYERS)
-    learn = make_agent(student, game, seed=seed, players=PLAYERS)
-    counter = make_agent("guests.deducer", game, seed=seed, players=PLAYERS)
+    seeded ``seed``, ``seed + 1``, … (buckets start at round 0: the first holds rounds 1 to
+    ``bucket - 1``)."""
+    env, teacher_agent, student_agent, candidate_counter = _table_env(student, teacher, seed, level)
     cells: dict[tuple[int, int], Cell] = {}
     for g in range(games):
         env.reset(seed=seed + g)
-        for agent in (teach, learn, counter):
+        for agent in (teacher_agent, student_agent, candidate_counter):
             agent.reset(seed=seed + g)
         done = False
         while not done:
             name = env.aec.agent_selection
-            action = opponent_action(env.aec, name, teach)
+            action = opponent_action(env.aec, name, teacher_agent)
             if env.aec.game.decision == G.D_SOLUTION:
                 view = env.aec.player_view(name)
-                choice = opponent_action(env.aec, name, learn)
-                left = min(len(counter.candidates(view)), MAX_CANDIDATES_ROW)
+                choice = opponent_action(env.aec, name, student_agent)
+                left = min(len(candidate_counter.candidates(view)), MAX_CANDIDATES_ROW)
                 key = (env.aec.game.round // bucket * bucket, left)
                 cell = cells.setdefault(key, Cell())
                 cell.decisions += 1
@@ -79,8 +99,34 @@ def solution_agreement(
     return dict(sorted(cells.items()))
 
 
+def decision_agreement(
+    student: str, teacher: str, games: int, seed: int, level: str = "medium"
+) -> dict[str, tuple[int, int]]:
+    """``{decision kind: (decisions, where the student chose as the teacher)}`` over every
+    decision of the teacher's seat in ``games`` games (the same games as
+    :func:`solution_agreement`)."""
+    env, teacher_agent, student_agent, _ = _table_env(student, teacher, seed, level)
+    counts: dict[str, list[int]] = {}
+    for g in range(games):
+        env.reset(seed=seed + g)
+        teacher_agent.reset(seed=seed + g)
+        student_agent.reset(seed=seed + g)
+        done = False
+        while not done:
+            name = env.aec.agent_selection
+            action = opponent_action(env.aec, name, teacher_agent)
+            choice = opponent_action(env.aec, name, student_agent)
+            kind = DECISION_NAMES[env.aec.game.decision]
+            count = counts.setdefault(kind, [0, 0])
+            count[0] += 1
+            count[1] += choice == action
+            _, _, terminated, truncated, _ = env.step(action)
+            done = terminated or truncated
+    return {kind: (n, agreed) for kind, (n, agreed) in counts.items()}
+
+
 def table(cells: dict[tuple[int, int], Cell], bucket: int) -> str:
-    """The cells as a markdown table."""
+    """The cells as a markdown table (rows labelled by the rounds they hold)."""
     lines = [
         "| rounds | candidates | decisions | student as teacher | teacher accused |",
         "|---|---|---|---|---|",
@@ -88,26 +134,47 @@ def table(cells: dict[tuple[int, int], Cell], bucket: int) -> str:
     for (first, left), c in cells.items():
         more = "+" if left == MAX_CANDIDATES_ROW else ""
         lines.append(
-            f"| {first}–{first + bucket - 1} | {left}{more} | {c.decisions} | "
+            f"| {max(first, 1)}–{first + bucket - 1} | {left}{more} | {c.decisions} | "
             f"{c.agreed / c.decisions:.0%} | {c.teacher_accused / c.decisions:.0%} |"
         )
     return "\n".join(lines)
 
 
+def decision_table(counts: dict[str, tuple[int, int]]) -> str:
+    """:func:`decision_agreement` as a markdown table."""
+    lines = ["| decision | decisions | student as teacher |", "|---|---|---|"]
+    for kind, (n, agreed) in counts.items():
+        lines.append(f"| {kind} | {n} | {agreed / n:.1%} |")
+    return "\n".join(lines)
+
+
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--student", required=True, help="agent spec, e.g. ppo:PATH")
     parser.add_argument("--teacher", default="guests.deducer:p=0.5,start=12", help="agent spec")
     parser.add_argument("--games", type=int, default=150)
     parser.add_argument("--seed", type=int, default=5000)
-    parser.add_argument("--level", default="medium")
+    parser.add_argument("--level", default="medium", choices=LEVELS)
     parser.add_argument("--bucket", type=int, default=4, help="rounds per row")
-    args = parser.parse_args(argv)
-    if args.games < 1 or args.bucket < 1:
-        parser.error("--games and --bucket must be >= 1")
-    cells = solution_agreement(
-        args.student, args.teacher, args.games, args.seed, args.level, args.bucket
+    parser.add_argument(
+        "--by-decision", action="store_true", help="agreement per kind of decision instead"
     )
+    args = parser.parse_args(argv)
+    for name in ("games", "bucket"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name} must be >= 1, got {getattr(args, name)}")
+    try:
+        if args.by_decision:
+            counts = decision_agreement(
+                args.student, args.teacher, args.games, args.seed, args.level
+            )
+            print(decision_table(counts))
+            return
+        cells = solution_agreement(
+            args.student, args.teacher, args.games, args.seed, args.level, args.bucket
+        )
+    except (ValueError, OSError) as err:  # (an unknown agent spec, no such model file, …)
+        parser.error(str(err))
     print(table(cells, args.bucket))
 
 

@@ -105,7 +105,7 @@ class GuestsShaping:
     choice and ``−w · k/n`` for an impossible one (nothing once the accusation is impossible).
     A uniformly random choice earns 0 on average at every stage of the game, so it favours
     neither accusing nor waiting; it only pays for naming what the notebook allows — which a
-    wrong accusation (−1 whatever was named) never teaches: with one candidate left a random
+    wrong accusation (the same loss whatever was named) never teaches: with one candidate left a random
     accusation is right once in 360 (easy) or ~6000 (medium). Once the learner names what its
     notebook allows, though, every accusation is paid, right or wrong: ``ppo:guests-4p-medium``
     earns +0.70 per accusation at ``w = 0.2`` (+0.70 for its 37 right and its 32 wrong

@@ -160,6 +160,8 @@ def build_features() -> type:
                 )
             #: whether the output holds the timing features (``timing=True``)
             self.timing = timing
+            #: columns of the output holding ``PRIOR_SCALE · timing features``; None without
+            self.timing_slice = slice(n + extra, n + extra + N_TIMING_FEATURES) if timing else None
             extra += N_TIMING_FEATURES if timing else 0
             cards = len(CARD_FEATURES) * GO.N_SLOTS if self.choices else 0
             super().__init__(observation_space, n + extra + cards + hidden[-1])
@@ -209,7 +211,9 @@ def build_features() -> type:
                 extra.append(chance)
                 if self.timing:
                     round_ = obs[:, self.round : self.round + 1]
-                    extra += [deciding * round_, chance * round_]
+                    timing = [deciding * round_, chance * round_]
+                    assert len(timing) == N_TIMING_FEATURES
+                    extra += timing
                 extra.append(self._cards(obs, dec))
             extra = torch.cat(extra, dim=1)
             return torch.cat([obs, PRIOR_SCALE * extra, self.mlp(torch.cat([obs, extra], 1))], 1)

@@ -16,6 +16,8 @@ from parlour.train.single_seat import SingleSeatEnv
 
 torch = pytest.importorskip("torch")
 
+from parlour.games.guests.policy import N_TIMING_FEATURES  # noqa: E402  (needs torch)
+
 LAYOUT = GO.make_layout("deduced_choices")
 OPTIONS = {"level": "medium", "observation_mode": "deduced_choices"}
 
@@ -72,7 +74,7 @@ def _expected_solution(obs: np.ndarray, decision: int) -> np.ndarray:
 def _expected_timing(obs: np.ndarray, decision: int) -> np.ndarray:
     """timing: the round, and the round times 1 / candidates (deciding only)."""
     if decision != G.D_SOLUTION:
-        return np.zeros(2, np.float32)
+        return np.zeros(N_TIMING_FEATURES, np.float32)
     round_ = obs[LAYOUT["round"]][0]
     return np.array([round_, round_ * _expected_solution(obs, decision)[2]], np.float32)
 
@@ -85,9 +87,10 @@ def test_card_features_follow_the_observation_at_every_decision(timing):
     n = GO.layout_size(LAYOUT)
     feats = GuestsFeatures(env.observation_space, timing=timing)
     cards = len(CARD_FEATURES) * GO.N_SLOTS
-    base = n + 98 + (2 if timing else 0)  # raw, allowed, solution (and timing)
+    base = n + 98 + (N_TIMING_FEATURES if timing else 0)  # raw, allowed, solution (and timing)
     assert feats.choices and feats.features_dim == base + cards + 256
     assert feats.card_slice == slice(base, base + cards)
+    assert feats.timing_slice == (slice(n + 98, base) if timing else None)
     seen_round = set()
     rng = np.random.default_rng(0)
     seen: dict[int, int] = {}
@@ -102,7 +105,7 @@ def test_card_features_follow_the_observation_at_every_decision(timing):
             np.testing.assert_allclose(allowed, _expected_allowed(obs, d), atol=1e-6)
             np.testing.assert_allclose(solution, _expected_solution(obs, d), rtol=1e-4)
             if timing:
-                got_timing = out[n + 98 : base] / PRIOR_SCALE
+                got_timing = out[feats.timing_slice] / PRIOR_SCALE
                 np.testing.assert_allclose(got_timing, _expected_timing(obs, d), rtol=1e-4)
                 if d == G.D_SOLUTION:
                     seen_round.add(round(float(got_timing[0]), 4))
@@ -181,9 +184,9 @@ def test_prior_head_card_weights_move_only_card_logits():
 
 
 def test_timing_is_saved_with_the_model_and_moves_only_the_accuse_decision(tmp_path):
-    """``timing: true`` reaches the extractor, survives save/load, and the policy's logits
-    with it differ from the same weights' without it only where the player decides whether
-    to accuse."""
+    """``timing: true`` reaches the extractor and survives save/load (a model saved without it
+    loads without it), and the heads read the timing columns only where the player decides
+    whether to accuse: with weights on those columns, the logits move at that decision only."""
     from parlour.agents.model_file import load_policy_file
     from parlour.train.config import config_from_dict
     from parlour.train.model import save_model
@@ -198,14 +201,15 @@ def test_timing_is_saved_with_the_model_and_moves_only_the_accuse_decision(tmp_p
     loaded = load_policy_file(tmp_path / "model.safetensors")
     assert loaded.features_extractor.timing
     assert loaded.features_extractor.features_dim == model.policy.features_extractor.features_dim
-    plain = build_model(config_from_dict(base), make_vec_env(config_from_dict(base))).policy
-    assert not plain.features_extractor.timing
+    plain = build_model(config_from_dict(base), make_vec_env(config_from_dict(base)))
+    save_model(plain, tmp_path / "plain.safetensors")
+    assert not load_policy_file(tmp_path / "plain.safetensors").features_extractor.timing
 
-    # the same network with and without timing: give the timing columns a weight in the head
+    # give the timing columns a weight in the head, then zero them in the head's input
     head = loaded.action_net.linear
-    start = GO.layout_size(LAYOUT) + 98
+    columns = loaded.features_extractor.timing_slice
     with torch.no_grad():
-        head.weight[:, start : start + 2] = torch.linspace(-1.0, 1.0, head.weight.shape[0])[:, None]
+        head.weight[:, columns] = torch.linspace(-1.0, 1.0, head.weight.shape[0])[:, None]
     env = SingleSeatEnv(get_game("guests"), 4, OPTIONS, opponents=["guests.deducer"], seat=1)
     rng = np.random.default_rng(3)
     obs, _ = env.reset(seed=0)
@@ -216,7 +220,7 @@ def test_timing_is_saved_with_the_model_and_moves_only_the_accuse_decision(tmp_p
         with torch.no_grad():
             feats = loaded.features_extractor(x)
             without = feats.clone()
-            without[:, start : start + 2] = 0.0
+            without[:, columns] = 0.0
             delta = (loaded.action_net(feats) - loaded.action_net(without)).abs().max().item()
         moved[d] = max(moved.get(d, 0.0), delta)
         obs, _, term, trunc, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))

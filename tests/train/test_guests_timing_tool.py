@@ -33,11 +33,33 @@ def test_a_careful_student_differs_from_a_guessing_teacher_only_at_two_candidate
         assert c.agreed == (0 if key[1] == 2 else c.decisions), key
     text = tool.table(cells, 4)
     first = min(twos)
-    row = f"| {first[0]}–{first[0] + 3} | 2 | {twos[first].decisions} | 0% | 100% |"
+    row = f"| {max(first[0], 1)}–{first[0] + 3} | 2 | {twos[first].decisions} | 0% | 100% |"
     assert row in text.splitlines()
 
 
-def test_bad_arguments_are_refused_by_name(capsys):
+def test_by_decision_counts_every_decision_and_finds_the_one_kind_that_differs():
+    tool = _tool()
+    counts = tool.decision_agreement("guests.deducer", "guests.deducer:p=0.5", games=12, seed=7)
+    cells = tool.solution_agreement("guests.deducer", "guests.deducer:p=0.5", games=12, seed=7)
+    n, agreed = counts["solution"]
+    assert n == sum(c.decisions for c in cells.values())
+    assert n - agreed == sum(c.decisions - c.agreed for c in cells.values()) > 0
+    # the two deducers differ only in when they accuse: every trade decision agrees
+    for kind in ("inquiry", "offer", "answer", "pay", "discard"):
+        assert counts[kind][0] > 0 and counts[kind][1] == counts[kind][0], kind
+    assert "| solution | " in tool.decision_table(counts)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--games", "0"], "--games must be >= 1, got 0"),
+        (["--bucket", "0"], "--bucket must be >= 1, got 0"),
+        (["--level", "bogus"], "argument --level: invalid choice: 'bogus'"),
+        (["--teacher", "guests.nobody"], "guests.nobody"),
+    ],
+)
+def test_bad_arguments_are_refused_by_name(capsys, argv, message):
     with pytest.raises(SystemExit):
-        _tool().main(["--student", "guests.deducer", "--games", "0"])
-    assert "--games and --bucket must be >= 1" in capsys.readouterr().err
+        _tool().main(["--student", "guests.deducer", *argv])
+    assert message in capsys.readouterr().err
