@@ -25,9 +25,11 @@ medium: what was tried next").
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from parlour.agents.base import Agent
 from parlour.agents.factory import make_agent
 from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests import game as G
@@ -58,15 +60,51 @@ class Cell:
     teacher_accused: int = 0
 
 
-def _table_env(student: str, teacher: str, seed: int, level: str) -> tuple:
-    """The teacher's 4-player table and the three agents (teacher, student, candidate counter)."""
+@dataclass
+class TeacherTable:
+    """The teacher's 4-player table (seat :data:`TEACHER_SEAT`, three plain deducers) and the
+    agents that read it."""
+
+    env: SingleSeatEnv
+    teacher: Agent
+    student: Agent
+    #: a plain deducer kept in sync with the teacher's seat: the candidates left
+    counter: Any
+
+    def ask_student(self) -> int:
+        """The student's action in the teacher's place, now."""
+        return opponent_action(self.env.aec, self.env.aec.agent_selection, self.student)
+
+    def candidates_left(self) -> int:
+        """The candidates the teacher's notebook allows now."""
+        view = self.env.aec.player_view(self.env.aec.agent_selection)
+        return len(self.counter.candidates(view))
+
+
+def _teacher_decisions(
+    student: str, teacher: str, games: int, seed: int, level: str
+) -> Iterator[tuple[TeacherTable, int]]:
+    """``(table, the teacher's action)`` at every decision of the teacher's seat in ``games``
+    games seeded ``seed``, ``seed + 1``, …; the teacher's action is played after each."""
     game = get_game("guests")
     options = {"level": level, "observation_mode": "deduced_choices"}
     env = SingleSeatEnv(game, PLAYERS, options, opponents=["guests.deducer"], seat=TEACHER_SEAT)
-    teacher_agent = make_agent(teacher, game, seed=seed, players=PLAYERS)
-    student_agent = make_agent(student, game, seed=seed, players=PLAYERS)
-    candidate_counter = make_agent("guests.deducer", game, seed=seed, players=PLAYERS)
-    return env, teacher_agent, student_agent, candidate_counter
+    table = TeacherTable(
+        env,
+        make_agent(teacher, game, seed=seed, players=PLAYERS),
+        make_agent(student, game, seed=seed, players=PLAYERS),
+        make_agent("guests.deducer", game, seed=seed, players=PLAYERS),
+    )
+    for g in range(games):
+        env.reset(seed=seed + g)
+        for agent in (table.teacher, table.student, table.counter):
+            agent.reset(seed=seed + g)
+        done = False
+        while not done:
+            action = opponent_action(env.aec, env.aec.agent_selection, table.teacher)
+            yield table, action
+            _, _, terminated, truncated, _ = env.step(action)
+            done = terminated or truncated
 
 
 def solution_agreement(
@@ -75,27 +113,16 @@ def solution_agreement(
     """``{(first round of the bucket, candidates capped at 4): Cell}`` over ``games`` games
     seeded ``seed``, ``seed + 1``, … (buckets start at round 0: the first holds rounds 1 to
     ``bucket - 1``)."""
-    env, teacher_agent, student_agent, candidate_counter = _table_env(student, teacher, seed, level)
     cells: dict[tuple[int, int], Cell] = {}
-    for g in range(games):
-        env.reset(seed=seed + g)
-        for agent in (teacher_agent, student_agent, candidate_counter):
-            agent.reset(seed=seed + g)
-        done = False
-        while not done:
-            name = env.aec.agent_selection
-            action = opponent_action(env.aec, name, teacher_agent)
-            if env.aec.game.decision == G.D_SOLUTION:
-                view = env.aec.player_view(name)
-                choice = opponent_action(env.aec, name, student_agent)
-                left = min(len(candidate_counter.candidates(view)), MAX_CANDIDATES_ROW)
-                key = (env.aec.game.round // bucket * bucket, left)
-                cell = cells.setdefault(key, Cell())
-                cell.decisions += 1
-                cell.agreed += choice == action
-                cell.teacher_accused += action == A.YES
-            _, _, terminated, truncated, _ = env.step(action)
-            done = terminated or truncated
+    for table, action in _teacher_decisions(student, teacher, games, seed, level):
+        state = table.env.aec.game
+        if state.decision != G.D_SOLUTION:
+            continue
+        left = min(table.candidates_left(), MAX_CANDIDATES_ROW)
+        cell = cells.setdefault((state.round // bucket * bucket, left), Cell())
+        cell.decisions += 1
+        cell.agreed += table.ask_student() == action
+        cell.teacher_accused += action == A.YES
     return dict(sorted(cells.items()))
 
 
@@ -105,23 +132,11 @@ def decision_agreement(
     """``{decision kind: (decisions, where the student chose as the teacher)}`` over every
     decision of the teacher's seat in ``games`` games (the same games as
     :func:`solution_agreement`)."""
-    env, teacher_agent, student_agent, _ = _table_env(student, teacher, seed, level)
     counts: dict[str, list[int]] = {}
-    for g in range(games):
-        env.reset(seed=seed + g)
-        teacher_agent.reset(seed=seed + g)
-        student_agent.reset(seed=seed + g)
-        done = False
-        while not done:
-            name = env.aec.agent_selection
-            action = opponent_action(env.aec, name, teacher_agent)
-            choice = opponent_action(env.aec, name, student_agent)
-            kind = DECISION_NAMES[env.aec.game.decision]
-            count = counts.setdefault(kind, [0, 0])
-            count[0] += 1
-            count[1] += choice == action
-            _, _, terminated, truncated, _ = env.step(action)
-            done = terminated or truncated
+    for table, action in _teacher_decisions(student, teacher, games, seed, level):
+        count = counts.setdefault(DECISION_NAMES[table.env.aec.game.decision], [0, 0])
+        count[0] += 1
+        count[1] += table.ask_student() == action
     return {kind: (n, agreed) for kind, (n, agreed) in counts.items()}
 
 

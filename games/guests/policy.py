@@ -211,9 +211,7 @@ def build_features() -> type:
                 extra.append(chance)
                 if self.timing:
                     round_ = obs[:, self.round : self.round + 1]
-                    timing = [deciding * round_, chance * round_]
-                    assert len(timing) == N_TIMING_FEATURES
-                    extra += timing
+                    extra += [deciding * round_, chance * round_]  # (N_TIMING_FEATURES)
                 extra.append(self._cards(obs, dec))
             extra = torch.cat(extra, dim=1)
             return torch.cat([obs, PRIOR_SCALE * extra, self.mlp(torch.cat([obs, extra], 1))], 1)
