@@ -2,10 +2,12 @@
 and candidates left (and, with ``--by-decision``, the agreement per kind of decision).
 
 ```
-.venv/bin/python tools/guests_timing.py --student ppo:guests-4p-medium \
+.venv/bin/python tools/guests_timing.py --student ppo:guests-4p-medium-v1 \
     --teacher "guests.deducer:p=0.5,start=12" --games 150 --seed 5000
-.venv/bin/python tools/guests_timing.py --student ppo:guests-4p-medium \
+.venv/bin/python tools/guests_timing.py --student ppo:guests-4p-medium-v1 \
     --teacher "guests.deducer:p=0.5" --games 60 --seed 5000 --by-decision
+.venv/bin/python tools/guests_timing.py --student ppo:guests-4p-medium \
+    --teacher "guests.deducer:threat=8" --games 150 --seed 5000 --by-decline 8
 ```
 
 (about 40 s for 150 games; a student trained by ``parlour train
@@ -19,7 +21,10 @@ the share where the student chose as the teacher did and the share where the tea
 Imitation scores one number over every decision, where accusing is about 1 in 30 of them; this
 shows whether the timing itself was learnt. ``--by-decision`` asks the student at every decision
 instead and prints its agreement per kind of decision (docs/guests_training.md, "4 players,
-medium: what was tried next").
+medium: what was tried next"). ``--by-decline CAP`` counts the "accuse now?" decisions by
+whether another player declined every bid of their turn this round and by candidates left (1,
+2 to CAP, more): how a student of ``guests.deducer:threat=CAP`` follows its teacher
+(docs/guests_training.md, "4 players, medium: reading the other players").
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests import game as G
 from parlour.envs.awkward_guests.case import LEVELS
 from parlour.games import get_game
+from parlour.games.guests.deducer import declined_this_round
 from parlour.train.single_seat import SingleSeatEnv, opponent_action
 
 #: the table's last candidates row holds this many candidates or more
@@ -140,6 +146,40 @@ def decision_agreement(
     return {kind: (n, agreed) for kind, (n, agreed) in counts.items()}
 
 
+def decline_agreement(
+    student: str, teacher: str, games: int, seed: int, level: str = "medium", cap: int = 8
+) -> dict[tuple[bool, str], Cell]:
+    """``{(another player declined every bid this round, candidates "1" / "2–cap" / ">cap"):
+    Cell}`` at the teacher's "accuse now?" decisions (the same games as
+    :func:`solution_agreement`): how a student of ``guests.deducer:threat=cap`` follows it."""
+    cells: dict[tuple[bool, str], Cell] = {}
+    for table, action in _teacher_decisions(student, teacher, games, seed, level):
+        if table.env.aec.game.decision != G.D_SOLUTION:
+            continue
+        declined = declined_this_round(table.env.aec.player_view(table.env.aec.agent_selection))
+        left = table.candidates_left()
+        band = "1" if left == 1 else f"2–{cap}" if left <= cap else f">{cap}"
+        cell = cells.setdefault((declined, band), Cell())
+        cell.decisions += 1
+        cell.agreed += table.ask_student() == action
+        cell.teacher_accused += action == A.YES
+    return dict(sorted(cells.items()))
+
+
+def decline_table(cells: dict[tuple[bool, str], Cell]) -> str:
+    """:func:`decline_agreement` as a markdown table."""
+    lines = [
+        "| declined this round | candidates | decisions | student as teacher | teacher accused |",
+        "|---|---|---|---|---|",
+    ]
+    for (declined, band), c in cells.items():
+        lines.append(
+            f"| {'yes' if declined else 'no'} | {band} | {c.decisions} | "
+            f"{c.agreed / c.decisions:.0%} | {c.teacher_accused / c.decisions:.0%} |"
+        )
+    return "\n".join(lines)
+
+
 def table(cells: dict[tuple[int, int], Cell], bucket: int) -> str:
     """The cells as a markdown table (rows labelled by the rounds they hold)."""
     lines = [
@@ -174,11 +214,25 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--by-decision", action="store_true", help="agreement per kind of decision instead"
     )
+    parser.add_argument(
+        "--by-decline",
+        type=int,
+        metavar="CAP",
+        help="'accuse now?' agreement by declines this round and candidates (1, 2-CAP, >CAP)",
+    )
     args = parser.parse_args(argv)
+    if args.by_decline is not None and args.by_decline < 2:
+        parser.error(f"--by-decline must be >= 2, got {args.by_decline}")
     for name in ("games", "bucket"):
         if getattr(args, name) < 1:
             parser.error(f"--{name} must be >= 1, got {getattr(args, name)}")
     try:
+        if args.by_decline is not None:
+            decline_cells = decline_agreement(
+                args.student, args.teacher, args.games, args.seed, args.level, args.by_decline
+            )
+            print(decline_table(decline_cells))
+            return
         if args.by_decision:
             counts = decision_agreement(
                 args.student, args.teacher, args.games, args.seed, args.level

@@ -23,7 +23,19 @@ are soon out.
 
 Options: ``p`` (float in (0, 1], default 1); ``start`` (int ≥ 1, default 1): the round from
 which ``p`` applies; before it the deducer waits for one candidate (``p=0.5,start=9``: no guess
-in the first 8 rounds, while the other players are still far from the solution).
+in the first 8 rounds, while the other players are still far from the solution); ``threat``
+(int ≥ 0, default 0: off): also accuse, naming a candidate drawn with its own generator, when at
+most ``threat`` candidates are left and another player still in **declined every bid** made in
+their turn this round (:func:`declined_this_round`, read from the public record of the last
+turns; ``threat=5760``, every solution at ``medium``+: whatever the candidates left).
+
+Why ``threat`` works (issue 34; docs/guests_training.md, "4 players, medium: reading the other
+players"): a deducer declines a bid it can pay for almost only when one candidate is left (its
+answer rule above), and then it accuses, rightly, in this very Solution phase — so a player who
+waits then has lost. Declines are public. A bid declined because the player could not pay for
+it looks the same, but such a player has usually accepted an earlier bid of the same turn: over
+3,000 games of four plain deducers (``tools/guests_declines.py``), 93.7% of the turns whose
+every bid was declined were taken with one candidate left (declining *some* bid: 60.2%).
 """
 
 from __future__ import annotations
@@ -82,6 +94,17 @@ def _reference_keys(accomplice_possible: bool) -> np.ndarray:
     return keys
 
 
+def declined_this_round(view: Any) -> bool:
+    """Whether another player still in declined **every** bid made in their turn of this round
+    (at least one; public: each seat's last turn record, ``view.last_turns``)."""
+    for seat, turn in enumerate(view.last_turns):
+        if seat == view.seat or turn is None or view.out[seat] or turn.round != view.round:
+            continue
+        if turn.bids and not any(bid.accepted for bid in turn.bids):
+            return True
+    return False
+
+
 def split_scores(mask: np.ndarray, accomplice_possible: bool) -> np.ndarray:
     """Per reference, the entropy (bits) of how the candidates in ``mask`` split on it."""
     keys = _reference_keys(accomplice_possible)[:, mask]
@@ -100,15 +123,23 @@ class DeducerAgent:
     """The deduction-engine baseline (see the module docstring)."""
 
     def __init__(
-        self, spec: str = "guests.deducer", seed: int | None = None, p: float = 1.0, start: int = 1
+        self,
+        spec: str = "guests.deducer",
+        seed: int | None = None,
+        p: float = 1.0,
+        start: int = 1,
+        threat: int = 0,
     ):
         if isinstance(p, bool) or not isinstance(p, int | float) or not 0.0 < p <= 1.0:
             raise ValueError(f"guests.deducer option p must be in (0, 1], got {p!r}")
         if isinstance(start, bool) or not isinstance(start, int) or start < 1:
             raise ValueError(f"guests.deducer option start must be an int >= 1, got {start!r}")
+        if isinstance(threat, bool) or not isinstance(threat, int) or threat < 0:
+            raise ValueError(f"guests.deducer option threat must be an int >= 0, got {threat!r}")
         self.spec = spec
         self.threshold = float(p)
         self.start = start
+        self.threat = threat
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
@@ -235,7 +266,7 @@ class DeducerAgent:
         if decision == "pay":
             return self._pay(view, legal)
         if decision == "solution":
-            return self._solution(ded, legal, view.round)
+            return self._solution(ded, legal, view.round, self._threatened(view))
         if decision in _ACCUSE_STEP:
             return self._accuse(view, ded, legal, _ACCUSE_STEP[decision])
         if decision == "discard":
@@ -289,9 +320,17 @@ class DeducerAgent:
             options.append(((teach, not covers, h.value if covers else -h.value), a))
         return min(options)[1] if options else legal[0]
 
-    def _solution(self, ded: Deduction, legal: tuple[int, ...], round_: int = 1) -> int:
+    def _threatened(self, view: Any) -> bool:
+        """``threat`` is on and another player declined every bid of their turn this round."""
+        return self.threat > 0 and declined_this_round(view)
+
+    def _solution(
+        self, ded: Deduction, legal: tuple[int, ...], round_: int = 1, threatened: bool = False
+    ) -> int:
         count = ded.count()
         threshold = self.threshold if round_ >= self.start else 1.0
+        if threatened:
+            threshold = min(threshold, 1.0 / self.threat)
         if A.YES in legal and count >= 1 and 1.0 / count >= threshold - 1e-12:
             cands = ded.candidates()
             self._target = cands[int(self.rng.integers(len(cands)))]

@@ -3,7 +3,7 @@
 | part | here |
 |---|---|
 | the game | :data:`GAME` (``guests``, 1–8 players; the ``parlour.games`` entry point ``guests``) |
-| agents | ``guests.deducer[:p=P][,start=R]`` (:mod:`~parlour.games.guests.deducer`) |
+| agents | ``guests.deducer[:p=P][,start=R][,threat=K]`` (:mod:`~parlour.games.guests.deducer`) |
 | baselines | ``random``, ``guests.deducer`` |
 | reward shaping | :class:`GuestsShaping` (training only; the wrapper options below) |
 | PPO features and policy | ``GuestsFeatures``, ``PriorHead``, ``GuestsPolicy`` (:mod:`parlour.games.guests.policy`, torch: loaded by training only) |
@@ -107,7 +107,7 @@ class GuestsShaping:
     neither accusing nor waiting; it only pays for naming what the notebook allows — which a
     wrong accusation (the same loss whatever was named) never teaches: with one candidate left a random
     accusation is right once in 360 (easy) or ~6000 (medium). Once the learner names what its
-    notebook allows, though, every accusation is paid, right or wrong: ``ppo:guests-4p-medium``
+    notebook allows, though, every accusation is paid, right or wrong: ``ppo:guests-4p-medium-v1``
     earns +0.70 per accusation at ``w = 0.2`` (+0.70 for its 37 right and its 32 wrong
     accusations alike, 150 games against three deducers; issue 34), half the swing between a
     win and a loss at 4 players — a bonus for guessing. Drop it for a stage that should learn
@@ -357,12 +357,22 @@ class GuestsTerminal(TerminalUI):
 
 
 def deducer_agent(
-    spec: str, seed: int | None, p: str | None = None, start: str | None = None
+    spec: str,
+    seed: int | None,
+    p: str | None = None,
+    start: str | None = None,
+    threat: str | None = None,
 ) -> Agent:
-    """``guests.deducer[:p=P][,start=R]``: reasons with the deduction engine; accuses once a
-    candidate has probability >= P (from round R on; before it, once one candidate is left)."""
+    """``guests.deducer[:p=P][,start=R][,threat=K]``: reasons with the deduction engine;
+    accuses once a candidate has probability >= P (from round R on; before it, once one
+    candidate is left), or with at most K candidates left once another player declined every bid
+    this round."""
     return DeducerAgent(
-        spec, seed, p=float_option("p", p, 1.0), start=int_option("start", start, 1)
+        spec,
+        seed,
+        p=float_option("p", p, 1.0),
+        start=int_option("start", start, 1),
+        threat=int_option("threat", threat, 0),
     )
 
 

@@ -42,6 +42,10 @@ TEACH_PER_SHARE_CAP = 1.0
 #: GuestsFeatures' timing features (``timing=True``; 0 unless deciding whether to accuse): the
 #: round (``round / max_rounds``), and the round times the chance that a guess is right
 N_TIMING_FEATURES = 2
+#: GuestsFeatures' threat features (``threat=True``; 0 unless deciding whether to accuse):
+#: another player still in declined every bid of their turn this round, and that times the
+#: chance that a guess is right
+N_THREAT_FEATURES = 2
 
 
 def allowed_gate(layout: Mapping[str, slice], prefix: str = "deduced") -> np.ndarray:
@@ -131,7 +135,20 @@ def build_features() -> type:
         | ``round`` | the observation's ``round`` (round / max_rounds) |
         | ``round_chance`` | that round times the chance that a guess is right (``1 / candidates``) |
 
-        Models saved without the option read the same features as before.
+        With ``threat=True`` (``ppo.features_extractor_kwargs: {threat: true}``; only with
+        ``deduced_choices``; after the timing features when both are on), ``solution`` gains
+        :data:`N_THREAT_FEATURES` more, read from the public record of the last turns: another
+        player declined every bid of their turn this round. A deducer declines a bid it can pay
+        for only with one candidate left, and then accuses rightly in this Solution phase, so a
+        player who waits has lost (``guests.deducer:threat=K``, docs/guests_training.md, issue
+        34):
+
+        | threat feature | content (0 unless deciding whether to accuse) |
+        |---|---|
+        | ``declined`` | 1 when another seat still in (``players``: present, not out) declined every bid of its ``last_turns`` record (at least one made, none accepted); at the Solution phase every seat still in has had its turn this round, so its record is this round's |
+        | ``declined_chance`` | ``declined`` times the chance that a guess is right (``1 / candidates``): with a bias on ``declined``, "guess with at most K candidates left" is one weighted sum |
+
+        Models saved without the options read the same features as before.
         """
 
         def __init__(
@@ -139,9 +156,11 @@ def build_features() -> type:
             observation_space: gym.spaces.Box,
             hidden: tuple[int, ...] = FEATURES_HIDDEN,
             timing: bool = False,
+            threat: bool = False,
         ) -> None:
-            if not isinstance(timing, bool):
-                raise ValueError(f"GuestsFeatures: timing must be true or false, got {timing!r}")
+            for name, flag in (("timing", timing), ("threat", threat)):
+                if not isinstance(flag, bool):
+                    raise ValueError(f"GuestsFeatures: {name} must be true or false, got {flag!r}")
             n = int(observation_space.shape[0])
             sizes = {GO.layout_size(GO.make_layout(m)): m for m in GO.OBSERVATION_MODES}
             if n not in sizes:
@@ -154,15 +173,22 @@ def build_features() -> type:
             self.choices = mode == "deduced_choices"
             extra = A.NUM_ACTIONS + N_SOLUTION_FLAGS if self.deduced else 0
             extra += 1 if self.choices else 0  # (the guess's chance: 1 / candidates)
-            if timing and not self.choices:
-                raise ValueError(
-                    f"GuestsFeatures: timing needs observation_mode deduced_choices, not {mode!r}"
-                )
+            for name, flag in (("timing", timing), ("threat", threat)):
+                if flag and not self.choices:
+                    raise ValueError(
+                        f"GuestsFeatures: {name} needs observation_mode deduced_choices, "
+                        f"not {mode!r}"
+                    )
             #: whether the output holds the timing features (``timing=True``)
             self.timing = timing
             #: columns of the output holding ``PRIOR_SCALE · timing features``; None without
             self.timing_slice = slice(n + extra, n + extra + N_TIMING_FEATURES) if timing else None
             extra += N_TIMING_FEATURES if timing else 0
+            #: whether the output holds the threat features (``threat=True``)
+            self.threat = threat
+            #: columns of the output holding ``PRIOR_SCALE · threat features``; None without
+            self.threat_slice = slice(n + extra, n + extra + N_THREAT_FEATURES) if threat else None
+            extra += N_THREAT_FEATURES if threat else 0
             cards = len(CARD_FEATURES) * GO.N_SLOTS if self.choices else 0
             super().__init__(observation_space, n + extra + cards + hidden[-1])
             #: columns of the output holding ``PRIOR_SCALE · allowed`` (one per action), for
@@ -182,6 +208,8 @@ def build_features() -> type:
                 self.solution = G.D_SOLUTION
                 self.count = layout["deduced_count"].start
                 self.round = layout["round"].start
+                self.players = layout["players"]
+                self.last_turns = layout["last_turns"]
             if self.choices:
                 self.hand = layout["hand"]
                 self.share = layout["hand_share"]
@@ -212,9 +240,25 @@ def build_features() -> type:
                 if self.timing:
                     round_ = obs[:, self.round : self.round + 1]
                     extra += [deciding * round_, chance * round_]  # (N_TIMING_FEATURES)
+                if self.threat:
+                    declined = deciding * self._declined(obs)
+                    extra += [declined, declined * chance]  # (N_THREAT_FEATURES)
                 extra.append(self._cards(obs, dec))
             extra = torch.cat(extra, dim=1)
             return torch.cat([obs, PRIOR_SCALE * extra, self.mlp(torch.cat([obs, extra], 1))], 1)
+
+        def _declined(self, obs: torch.Tensor) -> torch.Tensor:
+            """``(batch, 1)``: 1 when another seat still in (egocentric blocks 1.., present and
+            not out) declined every bid of its last turn record (at least one made)."""
+            b = obs.shape[0]
+            players = obs[:, self.players].reshape(b, GO.N_SEATS, GO.N_PLAYER_FEATURES)
+            still_in = players[:, 1:, GO.P_PRESENT] * (1 - players[:, 1:, GO.P_OUT])
+            turns = obs[:, self.last_turns].reshape(b, GO.N_SEATS, GO.LAST_TURN_FEATURES)
+            bids = turns[:, 1:, GO.LT_BIDS :].reshape(b, GO.N_SEATS - 1, GO.N_SEATS, -1)
+            made = bids[..., GO.LAST_BID_FEATURES.index("made")]
+            accepted = bids[..., GO.LAST_BID_FEATURES.index("accepted")]
+            declined_all = made.amax(dim=2) * (1 - (made * accepted).amax(dim=2))
+            return (still_in * declined_all).amax(dim=1, keepdim=True)
 
         def _cards(self, obs: torch.Tensor, dec: torch.Tensor) -> torch.Tensor:
             """:data:`CARD_FEATURES`, flattened feature-major (all 0 unless offering/paying)."""

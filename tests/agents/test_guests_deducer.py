@@ -21,9 +21,10 @@ from parlour.games.guests.deducer import DeducerAgent, split_scores
 from tests.awkward_guests.game_helpers import generated_case
 
 
-def _play(env, agents, seed):
+def _play(env, agents, seed, watch=None):
     """One game through the AEC env; every action is checked against the engine's legal
-    actions. Returns the engine state at the end."""
+    actions, and shown to ``watch(seat, view, action)`` when given. Returns the engine state
+    at the end."""
     env.reset(seed=seed)
     for i, a in enumerate(agents):
         a.reset(seed * 31 + i)
@@ -33,10 +34,13 @@ def _play(env, agents, seed):
             env.step(None)
             continue
         seat = env.agent_name_mapping[name]
-        action = agents[seat].act(obs, env.player_view(name))
+        view = env.player_view(name)
+        action = agents[seat].act(obs, view)
         assert isinstance(action, int)
         assert action in env.game.legal_actions(), (agents[seat].spec, env.game.decision_name)
         assert obs["action_mask"][action] == 1
+        if watch is not None:
+            watch(seat, view, action)
         env.step(action)
     return env.game
 
@@ -265,3 +269,101 @@ def test_the_guess_waits_for_its_start_round():
     for bad in ("0", "-2", "x"):
         with pytest.raises(ValueError, match="start"):
             make_agent(f"guests.deducer:p=0.5,start={bad}", get_game("guests"))
+
+
+def _with_turns(view, records):
+    """``view`` with ``last_turns`` replaced: ``records[seat] = (round, bids accepted)``."""
+    from parlour.envs.awkward_guests.game.record import BidRecord
+    from parlour.envs.awkward_guests.view import PastTurn
+
+    turns = [None] * view.num_players
+    for seat, (round_, accepted) in records.items():
+        bidder = (seat + 1) % view.num_players
+        bids = tuple(BidRecord(bidder, 2, 1, ok, 1 if ok else 0) for ok in accepted)
+        turns[seat] = PastTurn(seat, round_, 0, ("greg", "study"), bids)
+    return dataclasses.replace(view, last_turns=tuple(turns))
+
+
+def test_declined_this_round_reads_only_other_players_still_in_this_round():
+    """Another player still in declined every bid (at least one) of their turn this round."""
+    from parlour.games.guests.deducer import declined_this_round
+
+    view = make_view(_state_at(4, G.D_SOLUTION), 0)
+    now, me, other = view.round, view.seat, (view.seat + 1) % 4
+    assert not declined_this_round(_with_turns(view, {}))
+    assert not declined_this_round(_with_turns(view, {other: (now, ())}))  # (no bid to decline)
+    assert declined_this_round(_with_turns(view, {other: (now, (False,))}))
+    assert declined_this_round(_with_turns(view, {other: (now, (False, False))}))
+    # one accepted bid: it still wanted cards (a later bid it could not pay for)
+    assert not declined_this_round(_with_turns(view, {other: (now, (True, False))}))
+    assert not declined_this_round(_with_turns(view, {other: (now, (True, True))}))
+    assert not declined_this_round(_with_turns(view, {me: (now, (False,))}))  # (its own)
+    assert not declined_this_round(_with_turns(view, {other: (now - 1, (False,))}))  # (old)
+    out = tuple(s == other for s in range(4))
+    assert not declined_this_round(
+        dataclasses.replace(_with_turns(view, {other: (now, (False,))}), out=out)
+    )
+
+
+def _view_with_candidates(low: int, high: int):
+    """A 4-player Solution-phase view whose notebook leaves ``low``..``high`` candidates, and
+    that count (cards of the case added in order until the count drops into the range)."""
+    for seed in range(20):
+        state = _state_at(4, G.D_SOLUTION, seed=seed)
+        view = make_view(state, state.current_player)
+        ded = Deduction(state.tables.accomplice_possible)
+        cards = list(state.tables.view_cards)
+        np.random.default_rng(seed).shuffle(cards)
+        for k in range(len(cards)):
+            ded.add_facts(cards[k].facts)
+            if low <= ded.count() <= high:
+                return dataclasses.replace(view, notebook=tuple(cards[: k + 1])), ded.count()
+            if ded.count() < low:
+                break
+    raise AssertionError(f"no notebook with {low}..{high} candidates")
+
+
+def test_threat_guesses_once_another_player_declined_a_bid():
+    """``threat=K``: with 2..K candidates left it accuses when another player declined every bid
+    of their turn this round, and waits otherwise (and with more than K candidates)."""
+    view, count = _view_with_candidates(2, 6)
+    other = (view.seat + 1) % view.num_players
+    threatened = _with_turns(view, {other: (view.round, (False,))})
+    calm = _with_turns(view, {other: (view.round, (True,))})
+    assert DeducerAgent(seed=0).act({}, calm) == A.NO
+    assert DeducerAgent(seed=0).act({}, threatened) == A.NO  # (threat off by default)
+    assert DeducerAgent(seed=0, threat=count).act({}, threatened) == A.YES
+    assert DeducerAgent(seed=0, threat=count).act({}, calm) == A.NO
+    assert DeducerAgent(seed=0, threat=count - 1).act({}, threatened) == A.NO
+    agent = make_agent(f"guests.deducer:threat={count}", get_game("guests"), seed=0)
+    assert agent.act({}, threatened) == A.YES
+
+
+def test_threat_accuses_with_several_candidates_only_after_a_decline():
+    """In whole 4-player games against plain deducers: every accusation with more than one
+    candidate left follows a turn whose every bid was declined this round, with at most
+    ``threat`` candidates left."""
+    from parlour.games.guests.deducer import declined_this_round
+
+    env = raw_env(num_players=4, level="medium")
+    guesses = []
+
+    def watch(seat, view, action):
+        if agents[seat] is threat and view.decision == "solution" and action == A.YES:
+            left = len(threat.candidates(view))
+            if left > 1:
+                guesses.append(left)
+                assert declined_this_round(view) and left <= 8
+
+    for seed in range(6):
+        agents = [make_agent("guests.deducer", get_game("guests")) for _ in range(3)]
+        threat = DeducerAgent(seed=seed, threat=8)
+        agents.insert(seed % 4, threat)
+        _play(env, agents, seed, watch)
+    assert guesses  # (the rule was exercised)
+
+
+@pytest.mark.parametrize("bad", ["-1", "x", "1.5"])
+def test_bad_threat_option(bad):
+    with pytest.raises(ValueError, match="threat"):
+        make_agent(f"guests.deducer:threat={bad}", get_game("guests"))

@@ -122,6 +122,48 @@ def test_card_features_follow_the_observation_at_every_decision(timing):
     assert not timing or len(seen_round) >= 2, seen_round  # the round feature moved
 
 
+def test_threat_features_are_the_public_declines_at_every_decision():
+    """threat: at every "accuse now?" decision of whole games, ``declined`` is what the scripted
+    ``guests.deducer:threat`` reads from the view (another seat still in declined a bid this
+    round) and ``declined_chance`` that times 1 / candidates; 0 at every other decision. With
+    ``timing`` as well, the threat columns follow the timing columns."""
+    from parlour.games.guests.deducer import declined_this_round
+    from parlour.games.guests.policy import N_THREAT_FEATURES, PRIOR_SCALE, GuestsFeatures
+
+    env = SingleSeatEnv(get_game("guests"), 4, OPTIONS, opponents=["guests.deducer"], seat=1)
+    feats = GuestsFeatures(env.observation_space, threat=True)
+    both = GuestsFeatures(env.observation_space, timing=True, threat=True)
+    assert feats.threat_slice.stop - feats.threat_slice.start == N_THREAT_FEATURES
+    assert both.threat_slice.start == both.timing_slice.stop
+    assert both.card_slice.start == both.threat_slice.stop
+    assert GuestsFeatures(env.observation_space).threat_slice is None
+    rng = np.random.default_rng(1)
+    seen = {True: 0, False: 0}
+    for seed in range(8):
+        obs, _ = env.reset(seed=seed)
+        while True:
+            d = env.aec.game.decision
+            with torch.no_grad():
+                x = torch.as_tensor(obs)[None]
+                got = feats(x)[0, feats.threat_slice].numpy() / PRIOR_SCALE
+                got_both = both(x)[0, both.threat_slice].numpy() / PRIOR_SCALE
+            np.testing.assert_array_equal(got, got_both)
+            if d == G.D_SOLUTION:
+                declined = declined_this_round(env.aec.player_view(env.aec.agent_selection))
+                chance = _expected_solution(obs, d)[2]
+                np.testing.assert_allclose(got, [declined, declined * chance], rtol=1e-4)
+                seen[declined] += 1
+            else:
+                assert not got.any(), d
+            legal = np.flatnonzero(env.action_masks())
+            # never accuse (a random accuser is soon out): every Solution phase is seen
+            action = A.NO if d == G.D_SOLUTION else int(rng.choice(legal))
+            obs, _, term, trunc, _ = env.step(action)
+            if term or trunc:
+                break
+    assert seen[True] and seen[False], seen  # declines and calm rounds were both checked
+
+
 def test_timing_is_refused_without_choices_or_as_a_non_bool():
     from parlour.games.guests.policy import GuestsFeatures
 
@@ -131,6 +173,10 @@ def test_timing_is_refused_without_choices_or_as_a_non_bool():
     choices = SingleSeatEnv(get_game("guests"), 4, OPTIONS, seat=0)
     with pytest.raises(ValueError, match="timing must be true or false, got 1"):
         GuestsFeatures(choices.observation_space, timing=1)
+    with pytest.raises(ValueError, match="threat needs observation_mode deduced_choices"):
+        GuestsFeatures(deduced.observation_space, threat=True)
+    with pytest.raises(ValueError, match="threat must be true or false, got 'yes'"):
+        GuestsFeatures(choices.observation_space, threat="yes")
 
 
 def _tiny_config(name: str) -> dict:
@@ -183,38 +229,40 @@ def test_prior_head_card_weights_move_only_card_logits():
     assert not others.any()
 
 
-def test_timing_is_saved_with_the_model_and_moves_only_the_accuse_decision(tmp_path):
-    """``timing: true`` reaches the extractor and survives save/load (a model saved without it
-    loads without it), and the heads read the timing columns only where the player decides
-    whether to accuse: with weights on those columns, the logits move at that decision only."""
+@pytest.mark.parametrize("option", ["timing", "threat"])
+def test_timing_is_saved_with_the_model_and_moves_only_the_accuse_decision(tmp_path, option):
+    """``timing: true`` / ``threat: true`` reaches the extractor and survives save/load (a model
+    saved without it loads without it), and the heads read its columns only where the player
+    decides whether to accuse: with weights on those columns, the logits move at that decision
+    only."""
     from parlour.agents.model_file import load_policy_file
     from parlour.train.config import config_from_dict
     from parlour.train.model import save_model
     from parlour.train.train import build_model, make_vec_env
 
-    base = _tiny_config("timing")
-    ppo = dict(base["ppo"], features_extractor_kwargs={"timing": True})
+    base = _tiny_config(option)
+    ppo = dict(base["ppo"], features_extractor_kwargs={option: True})
     cfg = config_from_dict(dict(base, ppo=ppo))
     model = build_model(cfg, make_vec_env(cfg))
-    assert model.policy.features_extractor.timing
+    assert getattr(model.policy.features_extractor, option)
     save_model(model, tmp_path / "model.safetensors")
     loaded = load_policy_file(tmp_path / "model.safetensors")
-    assert loaded.features_extractor.timing
+    assert getattr(loaded.features_extractor, option)
     assert loaded.features_extractor.features_dim == model.policy.features_extractor.features_dim
     plain = build_model(config_from_dict(base), make_vec_env(config_from_dict(base)))
     save_model(plain, tmp_path / "plain.safetensors")
-    assert not load_policy_file(tmp_path / "plain.safetensors").features_extractor.timing
+    assert not getattr(load_policy_file(tmp_path / "plain.safetensors").features_extractor, option)
 
-    # give the timing columns a weight in the head, then zero them in the head's input
+    # give the option's columns a weight in the head, then zero them in the head's input
     head = loaded.action_net.linear
-    columns = loaded.features_extractor.timing_slice
+    columns = getattr(loaded.features_extractor, f"{option}_slice")
     with torch.no_grad():
         head.weight[:, columns] = torch.linspace(-1.0, 1.0, head.weight.shape[0])[:, None]
     env = SingleSeatEnv(get_game("guests"), 4, OPTIONS, opponents=["guests.deducer"], seat=1)
     rng = np.random.default_rng(3)
     obs, _ = env.reset(seed=0)
     moved = {}
-    for _ in range(600):
+    for step in range(4000):
         d = env.aec.game.decision
         x = torch.as_tensor(obs)[None]
         with torch.no_grad():
@@ -223,7 +271,11 @@ def test_timing_is_saved_with_the_model_and_moves_only_the_accuse_decision(tmp_p
             without[:, columns] = 0.0
             delta = (loaded.action_net(feats) - loaded.action_net(without)).abs().max().item()
         moved[d] = max(moved.get(d, 0.0), delta)
-        obs, _, term, trunc, _ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+        if step >= 600 and moved.get(G.D_SOLUTION):
+            break  # (the threat columns are non-zero only after a declined turn: wait for one)
+        legal = np.flatnonzero(env.action_masks())
+        action = A.NO if d == G.D_SOLUTION else int(rng.choice(legal))  # (never out)
+        obs, _, term, trunc, _ = env.step(action)
         if term or trunc:
             obs, _ = env.reset(seed=int(rng.integers(1000)))
     assert moved[G.D_SOLUTION] > 0.0

@@ -63,3 +63,24 @@ def test_bad_arguments_are_refused_by_name(capsys, argv, message):
     with pytest.raises(SystemExit):
         _tool().main(["--student", "guests.deducer", *argv])
     assert message in capsys.readouterr().err
+
+
+def test_by_decline_splits_the_accuse_decisions_of_a_threat_teacher(capsys):
+    """A ``threat`` teacher guesses exactly where another player declined every bid and 2..CAP
+    candidates are left; a plain student agrees everywhere else, and there never."""
+    tool = _tool()
+    cells = tool.decline_agreement(
+        "guests.deducer", "guests.deducer:threat=8", games=10, seed=100000, cap=8
+    )
+    assert (True, "2–8") in cells and (False, ">8") in cells, cells.keys()
+    for (declined, band), c in cells.items():
+        guesses = declined and band == "2–8"
+        sure = band == "1"
+        assert c.teacher_accused == (c.decisions if guesses or sure else 0), (declined, band)
+        assert c.agreed == (0 if guesses else c.decisions), (declined, band)
+    text = tool.decline_table(cells).splitlines()
+    assert len(text) == 2 + len(cells)
+    assert any(line.startswith("| yes | 2–8 |") for line in text)
+    with pytest.raises(SystemExit):
+        tool.main(["--student", "guests.deducer", "--by-decline", "1"])
+    assert "--by-decline must be >= 2, got 1" in capsys.readouterr().err

@@ -82,7 +82,7 @@ TINY = {
                 "game_options": {"level": "easy"},
                 "ppo": {"features_extractor_kwargs": {"hidden": [64]}},
             },
-            r"unknown option 'hidden' of GuestsFeatures; allowed: \['timing'\]",
+            r"unknown option 'hidden' of GuestsFeatures; allowed: \['threat', 'timing'\]",
         ),
         ({"name": "x", "init_from": "runs/x/model.pt"}, "init_from: a model file path"),
         ({"name": "x", "init_from": 3}, "init_from: expected a string"),

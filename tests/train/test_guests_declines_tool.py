@@ -1,0 +1,75 @@
+"""``tools/guests_declines.py``: the decline signal of plain deducers and the exact value of
+guessing on a rule, scored on logged games."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.tool_loader import load_tool
+
+
+def _tool():
+    return load_tool("guests_declines.py")
+
+
+def _phase(tool, candidates, declined=()):
+    flags = [seat in declined for seat in range(len(candidates))]
+    return tool.Phase(list(candidates), flags, list(flags))
+
+
+def test_guess_value_scores_the_first_phase_the_rule_fires():
+    tool = _tool()
+    game = tool.LoggedGame(
+        [_phase(tool, [9, 9, 9, 9]), _phase(tool, [4, 1, 6, 1], declined={1})], winners=(1, 3)
+    )
+
+    def on_decline(phase, seat):
+        return any(f for j, f in enumerate(phase.declined_all) if j != seat)
+
+    # seat 0 guesses among 4 in phase 2, where seats 1 and 3 accuse rightly: a third of a win
+    assert tool.guess_value(game, 0, on_decline) == pytest.approx(1 / 4 / 3)
+    # seat 3 has one candidate there: it accuses rightly (the logged shared win), no guess
+    assert tool.guess_value(game, 3, on_decline) == pytest.approx(1 / 2)
+    assert tool.guess_value(game, 2, lambda ph, s: False) == 0.0  # (never fires: logged loss)
+    assert tool.guess_value(game, 1, lambda ph, s: False) == pytest.approx(1 / 2)
+
+
+def test_logged_games_and_tables_are_consistent():
+    tool = _tool()
+    games = tool.play_logged(6, seed=100000, players=4, level="medium")
+    assert len(games) == 6
+    for game in games:
+        assert game.phases
+        for phase in game.phases:
+            assert all(
+                s or not a for a, s in zip(phase.declined_all, phase.declined_some, strict=True)
+            )
+            assert min(phase.candidates) >= 1
+        if game.winners:  # plain deducers accuse only with one candidate left
+            last = game.phases[-1]
+            assert all(last.candidates[w] == 1 for w in game.winners)
+    rules = tool.rules()
+    plain, oracle = (
+        rules["plain deducer (never guesses)"],
+        rules["oracle: another player has one candidate"],
+    )
+    for game in games:
+        for seat in range(4):  # knowing when another player will win never loses a share
+            assert tool.guess_value(game, seat, oracle) >= tool.guess_value(game, seat, plain)
+    signal = tool.signal_table(games).splitlines()
+    assert signal[2].startswith("| declined_all |") and signal[3].startswith("| declined_some |")
+    table = tool.rule_table(games).splitlines()
+    assert len(table) == 2 + len(rules)
+    # the plain deducers share the wins of the logged games: the plain row is their mean share
+    wins = sum(1 for g in games if g.winners) / (4 * len(games))
+    assert f"| plain deducer (never guesses) | {wins:.1%} |" in table[2]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [(["--games", "0"], "--games must be >= 1"), (["--players", "1"], "--players must be 2..8")],
+)
+def test_bad_arguments_are_refused_by_name(argv, message, capsys):
+    with pytest.raises(SystemExit):
+        _tool().main(argv)
+    assert message in capsys.readouterr().err
