@@ -30,7 +30,7 @@ whether another player declined every bid of their turn this round and by candid
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -113,23 +113,33 @@ def _teacher_decisions(
             done = terminated or truncated
 
 
+def _solution_cells(
+    student: str, teacher: str, games: int, seed: int, level: str, key: Callable[[Any], Any]
+) -> dict[Any, Cell]:
+    """``{key(table): Cell}`` at the teacher's "accuse now?" decisions, sorted by key."""
+    cells: dict[Any, Cell] = {}
+    for table, action in _teacher_decisions(student, teacher, games, seed, level):
+        if table.env.aec.game.decision != G.D_SOLUTION:
+            continue
+        cell = cells.setdefault(key(table), Cell())
+        cell.decisions += 1
+        cell.agreed += table.ask_student() == action
+        cell.teacher_accused += action == A.YES
+    return dict(sorted(cells.items()))
+
+
 def solution_agreement(
     student: str, teacher: str, games: int, seed: int, level: str = "medium", bucket: int = 4
 ) -> dict[tuple[int, int], Cell]:
     """``{(first round of the bucket, candidates capped at 4): Cell}`` over ``games`` games
     seeded ``seed``, ``seed + 1``, … (buckets start at round 0: the first holds rounds 1 to
     ``bucket - 1``)."""
-    cells: dict[tuple[int, int], Cell] = {}
-    for table, action in _teacher_decisions(student, teacher, games, seed, level):
-        state = table.env.aec.game
-        if state.decision != G.D_SOLUTION:
-            continue
-        left = min(table.candidates_left(), MAX_CANDIDATES_ROW)
-        cell = cells.setdefault((state.round // bucket * bucket, left), Cell())
-        cell.decisions += 1
-        cell.agreed += table.ask_student() == action
-        cell.teacher_accused += action == A.YES
-    return dict(sorted(cells.items()))
+
+    def key(table: TeacherTable) -> tuple[int, int]:
+        first = table.env.aec.game.round // bucket * bucket
+        return first, min(table.candidates_left(), MAX_CANDIDATES_ROW)
+
+    return _solution_cells(student, teacher, games, seed, level, key)
 
 
 def decision_agreement(
@@ -152,18 +162,14 @@ def decline_agreement(
     """``{(another player declined every bid this round, candidates "1" / "2–cap" / ">cap"):
     Cell}`` at the teacher's "accuse now?" decisions (the same games as
     :func:`solution_agreement`): how a student of ``guests.deducer:threat=cap`` follows it."""
-    cells: dict[tuple[bool, str], Cell] = {}
-    for table, action in _teacher_decisions(student, teacher, games, seed, level):
-        if table.env.aec.game.decision != G.D_SOLUTION:
-            continue
-        declined = declined_this_round(table.env.aec.player_view(table.env.aec.agent_selection))
+
+    def key(table: TeacherTable) -> tuple[bool, str]:
+        aec = table.env.aec
         left = table.candidates_left()
         band = "1" if left == 1 else f"2–{cap}" if left <= cap else f">{cap}"
-        cell = cells.setdefault((declined, band), Cell())
-        cell.decisions += 1
-        cell.agreed += table.ask_student() == action
-        cell.teacher_accused += action == A.YES
-    return dict(sorted(cells.items()))
+        return declined_this_round(aec.player_view(aec.agent_selection)), band
+
+    return _solution_cells(student, teacher, games, seed, level, key)
 
 
 def decline_table(cells: dict[tuple[bool, str], Cell]) -> str:
