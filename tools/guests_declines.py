@@ -11,15 +11,21 @@ seat the candidates its notebook leaves and whether it declined every bid of its
 
 * **signal**: of the turns whose every bid (or some bid) was declined, the share taken by a
   player with one candidate left — who then accuses, rightly, in this very Solution phase;
+* **guess**: at each seat's first Solution phase with 2 to :data:`RARE_MAX` candidates left,
+  the chance that a guess names the solution: a candidate drawn at random (``1 / candidates``)
+  and one drawn among :func:`~parlour.games.guests.deducer.rarest_candidates`
+  (``guests.deducer:pick=rare``), by candidates left;
 * **rules**: the win share per seat of a player who plays as the plain deducer but accuses (a
-  candidate drawn at random) at the first Solution phase where a rule fires with two or more
-  candidates left. Since waiting changes nothing, each seat of each logged game is scored
+  candidate drawn at random, or with ``pick=rare`` among the rarest) at the first Solution phase
+  where a rule fires with two or more candidates left. Since waiting changes nothing, each seat of each logged game is scored
   exactly, without playing it again: the guess is right with probability ``1 / candidates``
-  (a win shared with any other player who accuses rightly in that phase); if the rule never
+  (``pick=rare``: the share of the rarest candidates that is the solution, 0 or ``1 / their
+  number``; a win shared with any other player who accuses rightly in that phase); if the rule never
   fires, the logged result. The ``oracle`` row knows when another player has one candidate left
   (not playable: it reads hidden notebooks) and bounds what any such signal can add.
 
-docs/guests_training.md, "4 players, medium: reading the other players", quotes this output.
+docs/guests_training.md, "4 players, medium: reading the other players" and "… which candidate to
+guess", quotes this output.
 """
 
 from __future__ import annotations
@@ -31,10 +37,13 @@ from dataclasses import dataclass, field
 
 from parlour.envs.awkward_guests.case import LEVELS
 from parlour.envs.awkward_guests.env import raw_env
-from parlour.games.guests.deducer import DeducerAgent
+from parlour.games.guests.deducer import DeducerAgent, rarest_candidates
 
 #: rule rows: (name, max candidates when the signal fires); None: no cap
 RULE_CAPS = (8, None)
+#: a ``pick=rare`` guess is scored with at most this many candidates left (the cap of the
+#: ``pick=rare`` rule row; :func:`rarest_candidates` of every seat at every phase would be slow)
+RARE_MAX = 8
 
 
 @dataclass
@@ -44,6 +53,8 @@ class Phase:
     candidates: list[int]
     declined_all: list[bool]  # declined every bid of its turn this round (at least one)
     declined_some: list[bool]  # declined at least one bid of its turn this round
+    # the chance that a pick=rare guess is right now (candidates 2..RARE_MAX), else None
+    rare_right: list[float | None] = field(default_factory=list)
 
 
 @dataclass
@@ -55,12 +66,16 @@ class LoggedGame:
 def _phase(env, agents: list[DeducerAgent]) -> Phase:
     views = [env.player_view(a) for a in env.possible_agents]
     turns = views[0].last_turns
+    truth = env.game.case.solution
     phase = Phase([], [], [])
     for seat, view in enumerate(views):
         turn = turns[seat]
         this_round = turn is not None and turn.round == view.round and bool(turn.bids)
         declined = [not b.accepted for b in turn.bids] if this_round else []
-        phase.candidates.append(len(agents[seat].candidates(view)))
+        candidates = agents[seat].candidates(view)
+        phase.candidates.append(len(candidates))
+        rare = rarest_candidates(candidates) if 2 <= len(candidates) <= RARE_MAX else None
+        phase.rare_right.append(None if rare is None else (truth in rare) / len(rare))
         phase.declined_all.append(bool(declined) and all(declined))
         phase.declined_some.append(any(declined))
     return phase
@@ -94,20 +109,55 @@ def play_logged(games: int, seed: int, players: int, level: str) -> list[LoggedG
 Rule = Callable[[Phase, int], bool]
 
 
-def guess_value(game: LoggedGame, seat: int, rule: Rule) -> float:
-    """The win share of ``seat`` playing as logged but guessing where ``rule`` first fires."""
+def guess_value(game: LoggedGame, seat: int, rule: Rule, pick: str = "uniform") -> float:
+    """The win share of ``seat`` playing as logged but guessing where ``rule`` first fires
+    (``pick``: as ``guests.deducer``'s option; ``rare`` only where at most :data:`RARE_MAX`
+    candidates are left)."""
     for phase in game.phases:
         k = phase.candidates
         if k[seat] == 1:
             break  # (it accuses rightly now: the logged result)
         if rule(phase, seat):
             sure = sum(1 for j, c in enumerate(k) if j != seat and c == 1)
-            return 1.0 / k[seat] / (1 + sure)
+            right = 1.0 / k[seat] if pick == "uniform" else phase.rare_right[seat]
+            if right is None:
+                raise ValueError(f"pick=rare is scored with at most {RARE_MAX} candidates left")
+            return right / (1 + sure)
     return 1.0 / len(game.winners) if seat in game.winners else 0.0
 
 
 def _other(flags: list[bool], seat: int) -> bool:
     return any(f for j, f in enumerate(flags) if j != seat)
+
+
+def guess_table(games: list[LoggedGame]) -> str:
+    """By candidates left, at each seat's first Solution phase with 2..RARE_MAX of them: how
+    often a random guess and a ``pick=rare`` guess name the solution."""
+    rows: dict[int, list[float]] = {}  # candidates -> [moments, random right, rare right]
+    for game in games:
+        seats = len(game.phases[0].candidates) if game.phases else 0
+        for seat in range(seats):
+            for phase in game.phases:
+                right = phase.rare_right[seat]
+                if right is not None:
+                    row = rows.setdefault(phase.candidates[seat], [0, 0.0, 0.0])
+                    row[0] += 1
+                    row[1] += 1.0 / phase.candidates[seat]
+                    row[2] += right
+                    break
+    lines = [
+        "| candidates left | moments | random guess right | pick=rare right |",
+        "|---|---|---|---|",
+    ]
+    total = [0, 0.0, 0.0]
+    for k in sorted(rows):
+        n, uniform, rare = rows[k]
+        total = [total[0] + n, total[1] + uniform, total[2] + rare]
+        lines.append(f"| {k} | {n} | {uniform / n:.1%} | {rare / n:.1%} |")
+    if total[0]:
+        n, uniform, rare = total
+        lines.append(f"| 2–{RARE_MAX} | {n} | {uniform / n:.1%} | {rare / n:.1%} |")
+    return "\n".join(lines)
 
 
 def rules() -> dict[str, Rule]:
@@ -145,8 +195,11 @@ def signal_table(games: list[LoggedGame]) -> str:
 def rule_table(games: list[LoggedGame]) -> str:
     seats = len(games[0].phases[0].candidates) if games and games[0].phases else 0
     lines = ["| rule | win share per seat | ± 1 s.e. |", "|---|---|---|"]
-    for name, rule in rules().items():
-        values = [guess_value(g, s, rule) for g in games for s in range(seats)]
+    rows = [(name, rule, "uniform") for name, rule in rules().items()]
+    capped = f"declined_all, at most {RARE_MAX} candidates"
+    rows.insert(-1, (f"{capped}, pick=rare", rules()[capped], "rare"))
+    for name, rule, pick in rows:
+        values = [guess_value(g, s, rule, pick) for g in games for s in range(seats)]
         n = len(values)
         mean = sum(values) / n
         se = (sum((v - mean) ** 2 for v in values) / n) ** 0.5 / n**0.5
@@ -167,6 +220,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         parser.error(f"--players must be 2..8, got {args.players}")
     games = play_logged(args.games, args.seed, args.players, args.level)
     print(signal_table(games))
+    print()
+    print(guess_table(games))
     print()
     print(rule_table(games))
 

@@ -24,7 +24,9 @@ instead and prints its agreement per kind of decision (docs/guests_training.md, 
 medium: what was tried next"). ``--by-decline CAP`` counts the "accuse now?" decisions by
 whether another player declined every bid of their turn this round and by candidates left (1,
 2 to CAP, more): how a student of ``guests.deducer:threat=CAP`` follows its teacher
-(docs/guests_training.md, "4 players, medium: reading the other players").
+(docs/guests_training.md, "4 players, medium: reading the other players"). The student reads the
+``deduced_choices`` observation unless ``--observation-mode`` names another (a student trained
+on ``deduced_shares`` needs ``--observation-mode deduced_shares``).
 """
 
 from __future__ import annotations
@@ -39,12 +41,15 @@ from parlour.agents.factory import make_agent
 from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests import game as G
 from parlour.envs.awkward_guests.case import LEVELS
+from parlour.envs.awkward_guests.observation import DEDUCED_MODES
 from parlour.games import get_game
 from parlour.games.guests.deducer import declined_this_round
 from parlour.train.single_seat import SingleSeatEnv, opponent_action
 
 #: the table's last candidates row holds this many candidates or more
 MAX_CANDIDATES_ROW = 4
+#: the observation the student reads unless ``--observation-mode`` says otherwise
+DEFAULT_MODE = "deduced_choices"
 #: the teacher's seat (the three others are plain deducers)
 TEACHER_SEAT = 1
 #: the table size (the measure of issue 34: 4 players)
@@ -88,12 +93,12 @@ class TeacherTable:
 
 
 def _teacher_decisions(
-    student: str, teacher: str, games: int, seed: int, level: str
+    student: str, teacher: str, games: int, seed: int, level: str, mode: str = DEFAULT_MODE
 ) -> Iterator[tuple[TeacherTable, int]]:
     """``(table, the teacher's action)`` at every decision of the teacher's seat in ``games``
     games seeded ``seed``, ``seed + 1``, …; the teacher's action is played after each."""
     game = get_game("guests")
-    options = {"level": level, "observation_mode": "deduced_choices"}
+    options = {"level": level, "observation_mode": mode}
     env = SingleSeatEnv(game, PLAYERS, options, opponents=["guests.deducer"], seat=TEACHER_SEAT)
     table = TeacherTable(
         env,
@@ -114,11 +119,17 @@ def _teacher_decisions(
 
 
 def _solution_cells(
-    student: str, teacher: str, games: int, seed: int, level: str, key: Callable[[Any], Any]
+    student: str,
+    teacher: str,
+    games: int,
+    seed: int,
+    level: str,
+    key: Callable[[Any], Any],
+    mode: str = DEFAULT_MODE,
 ) -> dict[Any, Cell]:
     """``{key(table): Cell}`` at the teacher's "accuse now?" decisions, sorted by key."""
     cells: dict[Any, Cell] = {}
-    for table, action in _teacher_decisions(student, teacher, games, seed, level):
+    for table, action in _teacher_decisions(student, teacher, games, seed, level, mode):
         if table.env.aec.game.decision != G.D_SOLUTION:
             continue
         cell = cells.setdefault(key(table), Cell())
@@ -129,7 +140,13 @@ def _solution_cells(
 
 
 def solution_agreement(
-    student: str, teacher: str, games: int, seed: int, level: str = "medium", bucket: int = 4
+    student: str,
+    teacher: str,
+    games: int,
+    seed: int,
+    level: str = "medium",
+    bucket: int = 4,
+    mode: str = DEFAULT_MODE,
 ) -> dict[tuple[int, int], Cell]:
     """``{(first round of the bucket, candidates capped at 4): Cell}`` over ``games`` games
     seeded ``seed``, ``seed + 1``, … (buckets start at round 0: the first holds rounds 1 to
@@ -139,17 +156,22 @@ def solution_agreement(
         first = table.env.aec.game.round // bucket * bucket
         return first, min(table.candidates_left(), MAX_CANDIDATES_ROW)
 
-    return _solution_cells(student, teacher, games, seed, level, key)
+    return _solution_cells(student, teacher, games, seed, level, key, mode)
 
 
 def decision_agreement(
-    student: str, teacher: str, games: int, seed: int, level: str = "medium"
+    student: str,
+    teacher: str,
+    games: int,
+    seed: int,
+    level: str = "medium",
+    mode: str = DEFAULT_MODE,
 ) -> dict[str, tuple[int, int]]:
     """``{decision kind: (decisions, where the student chose as the teacher)}`` over every
     decision of the teacher's seat in ``games`` games (the same games as
     :func:`solution_agreement`)."""
     counts: dict[str, list[int]] = {}
-    for table, action in _teacher_decisions(student, teacher, games, seed, level):
+    for table, action in _teacher_decisions(student, teacher, games, seed, level, mode):
         count = counts.setdefault(DECISION_NAMES[table.env.aec.game.decision], [0, 0])
         count[0] += 1
         count[1] += table.ask_student() == action
@@ -157,7 +179,13 @@ def decision_agreement(
 
 
 def decline_agreement(
-    student: str, teacher: str, games: int, seed: int, level: str = "medium", cap: int = 8
+    student: str,
+    teacher: str,
+    games: int,
+    seed: int,
+    level: str = "medium",
+    cap: int = 8,
+    mode: str = DEFAULT_MODE,
 ) -> dict[tuple[bool, str], Cell]:
     """``{(another player declined every bid this round, candidates "1" / "2–cap" / ">cap"):
     Cell}`` at the teacher's "accuse now?" decisions (the same games as
@@ -169,7 +197,7 @@ def decline_agreement(
         band = "1" if left == 1 else f"2–{cap}" if left <= cap else f">{cap}"
         return declined_this_round(aec.player_view(aec.agent_selection)), band
 
-    return _solution_cells(student, teacher, games, seed, level, key)
+    return _solution_cells(student, teacher, games, seed, level, key, mode)
 
 
 def decline_table(cells: dict[tuple[bool, str], Cell]) -> str:
@@ -218,6 +246,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--level", default="medium", choices=LEVELS)
     parser.add_argument("--bucket", type=int, default=4, help="rounds per row")
     parser.add_argument(
+        "--observation-mode",
+        default=DEFAULT_MODE,
+        choices=DEDUCED_MODES,
+        help="the observation the student reads (a model trained on deduced_shares needs it)",
+    )
+    parser.add_argument(
         "--by-decision", action="store_true", help="agreement per kind of decision instead"
     )
     parser.add_argument(
@@ -235,18 +269,30 @@ def main(argv: Sequence[str] | None = None) -> None:
     try:
         if args.by_decline is not None:
             decline_cells = decline_agreement(
-                args.student, args.teacher, args.games, args.seed, args.level, args.by_decline
+                args.student,
+                args.teacher,
+                args.games,
+                args.seed,
+                args.level,
+                args.by_decline,
+                args.observation_mode,
             )
             print(decline_table(decline_cells))
             return
         if args.by_decision:
             counts = decision_agreement(
-                args.student, args.teacher, args.games, args.seed, args.level
+                args.student, args.teacher, args.games, args.seed, args.level, args.observation_mode
             )
             print(decision_table(counts))
             return
         cells = solution_agreement(
-            args.student, args.teacher, args.games, args.seed, args.level, args.bucket
+            args.student,
+            args.teacher,
+            args.games,
+            args.seed,
+            args.level,
+            args.bucket,
+            args.observation_mode,
         )
     except (ValueError, OSError) as err:  # (an unknown agent spec, no such model file, …)
         parser.error(str(err))

@@ -49,6 +49,12 @@ view of the observer's choices now:
   are each part on its own: with two candidates left, naming one's murderer and the other's
   motive is allowed by both blocks yet certainly wrong); only that part's block is set.
 
+``observation_mode="deduced_shares"`` is ``deduced_choices`` plus ``accusation_shares`` (70, laid
+out as the ``accusation_*`` blocks and set on the same decisions): for each of those choices, the
+share of the candidates left that match the parts named so far and make it. The candidates are
+not equally likely: in generated cases a guess is right more often when it names the rarest
+choice, part by part (``guests.deducer:pick=rare``, docs/guests_training.md).
+
 ``seer=True`` (debugging only — it leaks the hidden solution) appends ``seer_solution`` (70):
 murderer (6), motive (18), weapon (20), accomplice (6 + none), accomplice motive (18 + none).
 
@@ -68,7 +74,12 @@ from .case.case import LEVELS
 from .case.deduction import Deduction
 from .case.facts import FACT_TYPES
 from .notebook import NOTEBOOK_SIZE, card_cells
-from .solution_blocks import accusation_vector, deduced_vector, solution_vector
+from .solution_blocks import (
+    accusation_shares,
+    accusation_vector,
+    deduced_vector,
+    solution_vector,
+)
 from .teach import TeachTable
 
 N_SEATS = G.MAX_PLAYERS
@@ -164,12 +175,17 @@ _CHOICE_BLOCKS: tuple[tuple[str, int], ...] = (
     ("accusation_accomplices", N_SUSPECTS + 1),
     ("accusation_accomplice_motives", N_MOTIVES + 1),
 )
+_SHARE_BLOCKS: tuple[tuple[str, int], ...] = (
+    ("accusation_shares", N_SUSPECTS + N_MOTIVES + N_WEAPONS + N_SUSPECTS + 1 + N_MOTIVES + 1),
+)
 _SEER_BLOCKS: tuple[tuple[str, int], ...] = (
     ("seer_solution", N_SUSPECTS + N_MOTIVES + N_WEAPONS + N_SUSPECTS + 1 + N_MOTIVES + 1),
 )
-OBSERVATION_MODES = ("notebook", "deduced", "deduced_choices")
+OBSERVATION_MODES = ("notebook", "deduced", "deduced_choices", "deduced_shares")
 #: the modes with the ``deduced_*`` blocks
-DEDUCED_MODES = ("deduced", "deduced_choices")
+DEDUCED_MODES = ("deduced", "deduced_choices", "deduced_shares")
+#: the modes with the ``hand_*`` and ``accusation_*`` blocks of ``deduced_choices``
+CHOICE_MODES = ("deduced_choices", "deduced_shares")
 
 _TYPE_IDX = {t: i for i, t in enumerate(FACT_TYPES)}
 _REF_IDX = {r: i for i, r in enumerate(WALTON.references)}
@@ -180,8 +196,10 @@ def make_layout(observation_mode: str = "notebook", seer: bool = False) -> dict[
     blocks = _BLOCKS
     if observation_mode in DEDUCED_MODES:
         blocks = blocks + _DEDUCED_BLOCKS
-    if observation_mode == "deduced_choices":
+    if observation_mode in CHOICE_MODES:
         blocks = blocks + _CHOICE_BLOCKS
+    if observation_mode == "deduced_shares":
+        blocks = blocks + _SHARE_BLOCKS
     if seer:
         blocks = blocks + _SEER_BLOCKS
     layout: dict[str, slice] = {}
@@ -238,7 +256,8 @@ class ObservationEncoder:
             )
         self.observation_mode = observation_mode
         self.deduced = observation_mode in DEDUCED_MODES
-        self.choices = observation_mode == "deduced_choices"
+        self.choices = observation_mode in CHOICE_MODES
+        self.shares = observation_mode == "deduced_shares"
         self.teach = TeachTable() if self.choices else None
         self.seer = seer
         self.layout = make_layout(observation_mode, seer)
@@ -266,6 +285,8 @@ class ObservationEncoder:
             self._acc_view = self._buf[
                 L["accusation_murderers"].start : L["accusation_accomplice_motives"].stop
             ]
+        if self.shares:
+            self._acc_share_view = self._buf[L["accusation_shares"]]
         if seer:
             self._seer_view = self._buf[L["seer_solution"]]
         self._cache: _CaseCache | None = None
@@ -583,9 +604,14 @@ class ObservationEncoder:
         naming = state.current == observer and G.D_MURDERER <= state.decision <= G.D_ACC_MOTIVE
         if naming:
             named = state.accusations.get(observer, ())
-            self._acc_view[:] = accusation_vector(self.deduction(state, observer), named)
+            ded = self.deduction(state, observer)
+            self._acc_view[:] = accusation_vector(ded, named)
+            if self.shares:
+                self._acc_share_view[:] = accusation_shares(ded, named)
         elif self._acc_set:
             self._acc_view.fill(0.0)
+            if self.shares:
+                self._acc_share_view.fill(0.0)
         self._acc_set = naming
 
 

@@ -1,6 +1,7 @@
 """The solution-shaped observation blocks of Awkward Guests: ``deduced_*`` (what a deduction
 state still allows), ``accusation_*`` (what it allows for the part of an accusation being
-named, given the parts named so far) and ``seer_solution`` (the hidden solution, debugging only),
+named, given the parts named so far), ``accusation_shares`` (how many of the candidates left make
+each of those choices) and ``seer_solution`` (the hidden solution, debugging only),
 as laid out in :mod:`parlour.envs.awkward_guests.observation`."""
 
 from __future__ import annotations
@@ -123,26 +124,48 @@ PART_NONE = (None, None, None, N_SUSPECTS, N_MOTIVES)
 SOLUTION_SIZE = PART_OFFSETS[-1] + N_MOTIVES + 1  # 70
 
 
-def next_part_choices(ded: Deduction, named: tuple[int, ...] | list[int]) -> list[int]:
-    """The choices (engine order, -1: none) of the part after ``named`` (the accusation so far)
-    that some candidate left by ``ded`` makes while matching every part named so far, sorted;
-    empty when no candidate matches (or every part is named)."""
+def _next_part_counts(
+    ded: Deduction, named: tuple[int, ...] | list[int]
+) -> tuple[np.ndarray, np.ndarray]:
+    """The choices (engine order, -1: none) of the part after ``named`` that some candidate left
+    by ``ded`` makes while matching every part named so far, sorted, and how many such
+    candidates make each; both empty when no candidate matches (or every part is named)."""
     part = len(named)
     if part >= len(PART_OFFSETS):
-        return []
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
     table = accusation_table(ded.accomplice_possible)
     ok = ded.candidate_mask().copy()
     for i, value in enumerate(named):
         ok &= table[:, i] == value
-    return np.unique(table[ok, part]).tolist()
+    return np.unique(table[ok, part], return_counts=True)
+
+
+def next_part_choices(ded: Deduction, named: tuple[int, ...] | list[int]) -> list[int]:
+    """The choices (engine order, -1: none) of the part after ``named`` (the accusation so far)
+    that some candidate left by ``ded`` makes while matching every part named so far, sorted;
+    empty when no candidate matches (or every part is named)."""
+    return _next_part_counts(ded, named)[0].tolist()
+
+
+def _part_vector(part: int, values: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    out = np.zeros(SOLUTION_SIZE, np.float32)
+    for value, weight in zip(values.tolist(), weights.tolist(), strict=True):
+        none = PART_NONE[part]
+        out[PART_OFFSETS[part] + (none if value < 0 else value)] = weight
+    return out
 
 
 def accusation_vector(ded: Deduction, named: tuple[int, ...] | list[int]) -> np.ndarray:
     """The ``accusation_*`` blocks (70 floats): 1 for each of :func:`next_part_choices` in the
     block of the part after ``named``; the other parts are 0."""
-    out = np.zeros(SOLUTION_SIZE, np.float32)
-    part = len(named)
-    for value in next_part_choices(ded, named):
-        none = PART_NONE[part]
-        out[PART_OFFSETS[part] + (none if value < 0 else value)] = 1.0
-    return out
+    values, _ = _next_part_counts(ded, named)
+    return _part_vector(len(named), values, np.ones(len(values)))
+
+
+def accusation_shares(ded: Deduction, named: tuple[int, ...] | list[int]) -> np.ndarray:
+    """The ``accusation_shares`` block (70 floats, laid out as the ``accusation_*`` blocks): for
+    each of :func:`next_part_choices`, the share of the candidates matching ``named`` that make
+    it (the shares of a part sum to 1); the other parts are 0."""
+    values, counts = _next_part_counts(ded, named)
+    total = max(int(counts.sum()), 1)
+    return _part_vector(len(named), values, counts / total)

@@ -12,7 +12,7 @@ equally).
 | ``offer`` | offers the matching cards that teach the asker least for their value: a card the asker has already seen (it is on the revealed pile, or the asker is known to have seen it) teaches nothing and is always offered; another card is offered when, on top of what the deducer knows the asker has seen, it rules out less than half the share of candidates its face value stands for |
 | ``answer`` | accepts a bid it can cover (``YES`` is legal) while more than one candidate is left and an asked reference is still open for it (its split is not zero); otherwise declines |
 | ``pay`` | pays with the cards least useful to the receiver: first those the receiver has already seen, then by the share of the receiver's known candidates they would rule out; among equals the least valuable single card that covers the rest of the bid, else the most valuable card (the solo deck learns nothing, so there only value counts) |
-| ``solution`` | accuses exactly when one candidate is left (``p=1``, the default); the risk variant ``guests.deducer:p=P`` accuses as soon as one candidate has probability ≥ ``P`` (``1 / candidates`` ≥ ``P``), naming a candidate drawn with its own generator |
+| ``solution`` | accuses exactly when one candidate is left (``p=1``, the default); the risk variant ``guests.deducer:p=P`` accuses as soon as one candidate has probability ≥ ``P`` (``1 / candidates`` ≥ ``P``), naming a candidate drawn with its own generator (with ``pick=rare``: drawn among :func:`rarest_candidates`) |
 | ``murderer`` … ``accomplice_motive`` | names the chosen candidate |
 | ``discard`` | keeps its most valuable cards (value pays for bids), preferring cards others have already seen (safe to offer and pay with) |
 
@@ -27,7 +27,11 @@ in the first 8 rounds, while the other players are still far from the solution);
 (int ≥ 0, default 0: off): also accuse, naming a candidate drawn with its own generator, when at
 most ``threat`` candidates are left and another player still in **declined every bid** made in
 their turn this round (:func:`declined_this_round`, read from the public record of the last
-turns; ``threat=5760``, every solution at ``medium``+: whatever the candidates left).
+turns; ``threat=5760``, every solution at ``medium``+: whatever the candidates left); ``pick``
+(``uniform``, the default, or ``rare``): how a guess with several candidates left chooses the
+candidate it names — ``uniform`` at random, ``rare`` at random among :func:`rarest_candidates`
+(part by part, in naming order, the candidates whose choice of that part is the rarest among
+those still kept).
 
 Why ``threat`` works (issue 34; docs/guests_training.md, "4 players, medium: reading the other
 players"): a deducer declines a bid it can pay for almost only when one candidate is left (its
@@ -36,6 +40,14 @@ waits then has lost. Declines are public. A bid declined because the player coul
 it looks the same, but such a player has usually accepted an earlier bid of the same turn: over
 3,000 games of four plain deducers (``tools/guests_declines.py``), 93.7% of the turns whose
 every bid was declined were taken with one candidate left (declining *some* bid: 60.2%).
+
+Why ``pick=rare`` works (issue 34; docs/guests_training.md, "4 players, medium: which candidate
+to guess"): the deduction engine weighs every candidate its notebook allows equally, but in
+generated cases they are not equally likely. At each seat's first Solution phase with 2 to 8
+candidates left, over 3,000 games of four plain deducers (``tools/guests_declines.py``, 7,915
+such moments), a guess among :func:`rarest_candidates` names the solution 27.5% of the time,
+one at random 21.9% (3 candidates: 44.8% against 33.3%; 2 candidates: no difference — each
+choice is as rare as the other).
 """
 
 from __future__ import annotations
@@ -57,6 +69,8 @@ from parlour.envs.awkward_guests.game import accusation_actions
 REPEAT_PENALTY = 0.05
 #: offer a card the asker may not have seen when it teaches less than this share of its value
 TEACH_RATIO = 0.5
+#: the ``pick`` option's values: how a guess chooses among the candidates left
+PICKS = ("uniform", "rare")
 #: per-game memo of what a card would teach a seat (cleared when it grows past this)
 TEACH_CACHE_SIZE = 4096
 
@@ -105,6 +119,21 @@ def declined_this_round(view: Any) -> bool:
     return False
 
 
+def rarest_candidates(candidates: list[Solution]) -> list[Solution]:
+    """The candidates a ``pick=rare`` guess chooses among: part by part, in the order an
+    accusation names them (murderer, motive, weapon, accomplice, accomplice motive), keep the
+    candidates whose value of that part is the **rarest** among those still kept (ties: all of
+    them). Non-empty when ``candidates`` is."""
+    kept = list(candidates)
+    for part in Solution._fields:
+        counts: dict[Any, int] = {}
+        for c in kept:
+            counts[getattr(c, part)] = counts.get(getattr(c, part), 0) + 1
+        fewest = min(counts.values())
+        kept = [c for c in kept if counts[getattr(c, part)] == fewest]
+    return kept
+
+
 def split_scores(mask: np.ndarray, accomplice_possible: bool) -> np.ndarray:
     """Per reference, the entropy (bits) of how the candidates in ``mask`` split on it."""
     keys = _reference_keys(accomplice_possible)[:, mask]
@@ -129,6 +158,7 @@ class DeducerAgent:
         p: float = 1.0,
         start: int = 1,
         threat: int = 0,
+        pick: str = "uniform",
     ):
         if isinstance(p, bool) or not isinstance(p, int | float) or not 0.0 < p <= 1.0:
             raise ValueError(f"guests.deducer option p must be in (0, 1], got {p!r}")
@@ -136,10 +166,15 @@ class DeducerAgent:
             raise ValueError(f"guests.deducer option start must be an int >= 1, got {start!r}")
         if isinstance(threat, bool) or not isinstance(threat, int) or threat < 0:
             raise ValueError(f"guests.deducer option threat must be an int >= 0, got {threat!r}")
+        if pick not in PICKS:
+            raise ValueError(
+                f"guests.deducer option pick must be one of {list(PICKS)}, got {pick!r}"
+            )
         self.spec = spec
         self.threshold = float(p)
         self.start = start
         self.threat = threat
+        self.pick = pick
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
@@ -333,6 +368,8 @@ class DeducerAgent:
             threshold = min(threshold, 1.0 / self.threat)
         if A.YES in legal and count >= 1 and 1.0 / count >= threshold - 1e-12:
             cands = ded.candidates()
+            if self.pick == "rare":
+                cands = rarest_candidates(cands)
             self._target = cands[int(self.rng.integers(len(cands)))]
             return A.YES
         self._target = None

@@ -3,7 +3,7 @@
 | part | here |
 |---|---|
 | the game | :data:`GAME` (``guests``, 1–8 players; the ``parlour.games`` entry point ``guests``) |
-| agents | ``guests.deducer[:p=P][,start=R][,threat=K]`` (:mod:`~parlour.games.guests.deducer`) |
+| agents | ``guests.deducer[:p=P][,start=R][,threat=K][,pick=rare]`` (:mod:`~parlour.games.guests.deducer`) |
 | baselines | ``random``, ``guests.deducer`` |
 | reward shaping | :class:`GuestsShaping` (training only; the wrapper options below) |
 | PPO features and policy | ``GuestsFeatures``, ``PriorHead``, ``GuestsPolicy`` (:mod:`parlour.games.guests.policy`, torch: loaded by training only) |
@@ -362,17 +362,19 @@ def deducer_agent(
     p: str | None = None,
     start: str | None = None,
     threat: str | None = None,
+    pick: str | None = None,
 ) -> Agent:
-    """``guests.deducer[:p=P][,start=R][,threat=K]``: reasons with the deduction engine;
-    accuses once a candidate has probability >= P (from round R on; before it, once one
+    """``guests.deducer[:p=P][,start=R][,threat=K][,pick=rare]``: reasons with the deduction
+    engine; accuses once a candidate has probability >= P (from round R on; before it, once one
     candidate is left), or with at most K candidates left once another player declined every bid
-    this round."""
+    this round; a guess names the rarest choice part by part with ``pick=rare``."""
     return DeducerAgent(
         spec,
         seed,
         p=float_option("p", p, 1.0),
         start=int_option("start", start, 1),
         threat=int_option("threat", threat, 0),
+        pick="uniform" if pick is None else pick,
     )
 
 
@@ -390,6 +392,7 @@ GAME = Game(
         (3, {"level": "medium"}),
         (4, {"observation_mode": "deduced"}),
         (5, {"level": "medium", "observation_mode": "deduced_choices"}),
+        (4, {"level": "medium", "observation_mode": "deduced_shares"}),
         (6, {"cases": "classic"}),
         (8, {"level": "hard"}),
         (1, {"case_bank": "easy"}),

@@ -148,6 +148,15 @@ def build_features() -> type:
         | ``declined`` | 1 when another seat still in (``players``: present, not out) declined every bid of its ``last_turns`` record (at least one made, none accepted); at the Solution phase every seat still in has had its turn this round, so its record is this round's |
         | ``declined_chance`` | ``declined`` times the chance that a guess is right (``1 / candidates``): with a bias on ``declined``, "guess with at most K candidates left" is one weighted sum |
 
+        With ``observation_mode="deduced_shares"`` (``deduced_choices`` plus the
+        ``accusation_shares`` block), the output gains one more per-action block after those,
+        ``rare``: on a decision naming a part of an accusation, ``allowed · (1 − share)`` per
+        action, where ``share`` is the share of the candidates left (matching the parts named so
+        far) that make that choice, so that the linear heads can name the rarest choice, as
+        ``guests.deducer:pick=rare`` does (in generated cases a guess is right more often then;
+        docs/guests_training.md). ``GuestsPolicy`` gives it one weight shared by every action,
+        like ``allowed``.
+
         Models saved without the options read the same features as before.
         """
 
@@ -170,14 +179,16 @@ def build_features() -> type:
                 )
             mode = sizes[n]
             self.deduced = mode in GO.DEDUCED_MODES
-            self.choices = mode == "deduced_choices"
+            self.choices = mode in GO.CHOICE_MODES
+            #: whether the output holds the per-action ``rare`` features (``deduced_shares``)
+            self.shares = mode == "deduced_shares"
             extra = A.NUM_ACTIONS + N_SOLUTION_FLAGS if self.deduced else 0
             extra += 1 if self.choices else 0  # (the guess's chance: 1 / candidates)
             for name, flag in (("timing", timing), ("threat", threat)):
                 if flag and not self.choices:
                     raise ValueError(
-                        f"GuestsFeatures: {name} needs observation_mode deduced_choices, "
-                        f"not {mode!r}"
+                        f"GuestsFeatures: {name} needs observation_mode deduced_choices or "
+                        f"deduced_shares, not {mode!r}"
                     )
             #: whether the output holds the timing features (``timing=True``)
             self.timing = timing
@@ -189,6 +200,10 @@ def build_features() -> type:
             #: columns of the output holding ``PRIOR_SCALE · threat features``; None without
             self.threat_slice = slice(n + extra, n + extra + N_THREAT_FEATURES) if threat else None
             extra += N_THREAT_FEATURES if threat else 0
+            #: columns of the output holding ``PRIOR_SCALE · rare`` (one per action); None
+            #: without ``deduced_shares``
+            self.rare_slice = slice(n + extra, n + extra + A.NUM_ACTIONS) if self.shares else None
+            extra += A.NUM_ACTIONS if self.shares else 0
             cards = len(CARD_FEATURES) * GO.N_SLOTS if self.choices else 0
             super().__init__(observation_space, n + extra + cards + hidden[-1])
             #: columns of the output holding ``PRIOR_SCALE · allowed`` (one per action), for
@@ -210,6 +225,8 @@ def build_features() -> type:
                 self.round = layout["round"].start
                 self.players = layout["players"]
                 self.last_turns = layout["last_turns"]
+            if self.shares:
+                self.acc_shares = layout["accusation_shares"]
             if self.choices:
                 self.hand = layout["hand"]
                 self.share = layout["hand_share"]
@@ -243,6 +260,9 @@ def build_features() -> type:
                 if self.threat:
                     declined = deciding * self._declined(obs)
                     extra += [declined, declined * chance]  # (N_THREAT_FEATURES)
+                if self.shares:  # per action: allowed · (1 − its share of the candidates)
+                    rare = obs[:, self.ded] * (1 - obs[:, self.acc_shares])
+                    extra.append(torch.einsum("bd,bk,dka->ba", dec, rare, self.gate))
                 extra.append(self._cards(obs, dec))
             extra = torch.cat(extra, dim=1)
             return torch.cat([obs, PRIOR_SCALE * extra, self.mlp(torch.cat([obs, extra], 1))], 1)
@@ -293,10 +313,16 @@ def build_prior_head() -> type:
         With ``cards`` (``(slice, card action 0)``: feature-major rows of one column per hand
         slot, as ``GuestsFeatures.card_slice``) the card actions' logits also get
         ``Σ_f v_f · latent[cards][f, slot]``, one learned scalar ``v_f`` per card feature
-        (initialised to 0)."""
+        (initialised to 0). With ``rare`` (one column per action, as
+        ``GuestsFeatures.rare_slice``) they also get ``u · latent[rare]``, one more shared
+        scalar ``u`` (initialised to 0)."""
 
         def __init__(
-            self, linear: torch.nn.Linear, prior: slice, cards: tuple[slice, int] | None = None
+            self,
+            linear: torch.nn.Linear,
+            prior: slice,
+            cards: tuple[slice, int] | None = None,
+            rare: slice | None = None,
         ) -> None:
             super().__init__()
             if prior.stop - prior.start != linear.out_features:
@@ -312,9 +338,16 @@ def build_prior_head() -> type:
                 if self.slots * len(CARD_FEATURES) != width:
                     raise ValueError(f"PriorHead: {self.cards} is not {len(CARD_FEATURES)} rows")
                 self.card_weights = torch.nn.Parameter(torch.zeros(len(CARD_FEATURES)))
+            self.rare = rare
+            if rare is not None:
+                if rare.stop - rare.start != linear.out_features:
+                    raise ValueError(f"PriorHead: {rare} is not one column per action")
+                self.rare_weight = torch.nn.Parameter(torch.zeros(()))
 
         def forward(self, latent: torch.Tensor) -> torch.Tensor:
             logits = self.linear(latent) + self.prior_weight * latent[:, self.start : self.stop]
+            if self.rare is not None:
+                logits = logits + self.rare_weight * latent[:, self.rare]
             if self.cards is None:
                 return logits
             rows = latent[:, self.cards].reshape(latent.shape[0], len(CARD_FEATURES), self.slots)
@@ -343,7 +376,9 @@ def build_policy() -> type:
 
         With ``observation_mode="deduced_choices"`` the card actions' logits also get one shared
         weight per card feature of ``GuestsFeatures`` (what a card would teach the counterpart,
-        …), for the same reason: every offer and payment, of any hand slot, trains them.
+        …), for the same reason: every offer and payment, of any hand slot, trains them. With
+        ``deduced_shares`` the accusation-naming logits also get one shared weight on the
+        ``rare`` features.
 
         Only with ``ppo.net_arch: []`` (the heads read the extractor's output directly) and a
         ``deduced`` observation; otherwise it is the plain MaskablePPO policy.
@@ -356,7 +391,8 @@ def build_policy() -> type:
                 return
             card_slice = getattr(self.features_extractor, "card_slice", None)
             cards = None if card_slice is None else (card_slice, A.CARD_0)
-            self.action_net = PriorHead(self.action_net, prior, cards)
+            rare = getattr(self.features_extractor, "rare_slice", None)
+            self.action_net = PriorHead(self.action_net, prior, cards, rare)
             self.optimizer = self.optimizer_class(
                 self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs
             )

@@ -367,3 +367,49 @@ def test_threat_accuses_with_several_candidates_only_after_a_decline():
 def test_bad_threat_option(bad):
     with pytest.raises(ValueError, match="threat"):
         make_agent(f"guests.deducer:threat={bad}", get_game("guests"))
+
+
+def test_rarest_candidates_keep_the_rarest_value_part_by_part():
+    """Part by part (murderer first), only the candidates with the rarest value of that part
+    among those still kept survive; ties keep all of them."""
+    from parlour.envs.awkward_guests.case.solution import Solution
+    from parlour.games.guests.deducer import rarest_candidates
+
+    a = Solution("angelica", "poisoned_chalice", "wrench")
+    b = Solution("angelica", "extreme_principles", "wrench")
+    c = Solution("angelica", "extreme_principles", "shovel")
+    d = Solution("greg", "stolen_recipe", "wrench")
+    assert rarest_candidates([a, b, c, d]) == [d]  # greg: 1 of 4
+    assert rarest_candidates([a, b, c]) == [a]  # then the motive: poisoned_chalice 1 of 3
+    assert rarest_candidates([b, c]) == [b, c]  # a tie on every part kept so far, then weapons
+    assert rarest_candidates([a]) == [a]
+
+
+def test_pick_rare_names_a_rarest_candidate_in_whole_games():
+    """``pick=rare``: every accusation with several candidates left names one of
+    :func:`rarest_candidates` (whole 4-player games, ``threat=8``)."""
+    from parlour.games.guests.deducer import rarest_candidates
+
+    env = raw_env(num_players=4, level="medium")
+    named: list[tuple] = []
+
+    def watch(seat, view, action):
+        agent = agents[seat]
+        if agent is rare and view.decision == "solution" and action == A.YES:
+            cands = rare.candidates(view)
+            if len(cands) > 1:
+                named.append((rare._target, rarest_candidates(cands), cands))
+
+    for seed in range(40):
+        agents = [make_agent("guests.deducer", get_game("guests")) for _ in range(3)]
+        rare = make_agent("guests.deducer:threat=8,pick=rare", get_game("guests"), seed=seed)
+        agents.insert(seed % 4, rare)
+        _play(env, agents, seed, watch)
+    assert named
+    assert all(target in rarest for target, rarest, _ in named)
+    assert any(len(rarest) < len(cands) for _, rarest, cands in named)  # (the pick mattered)
+
+
+def test_bad_pick_option_names_the_allowed_values():
+    with pytest.raises(ValueError, match=r"pick must be one of \['uniform', 'rare'\]"):
+        make_agent("guests.deducer:pick=best", get_game("guests"))

@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from parlour.envs import awkward_guests_v1
+from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests import game as G
 from parlour.envs.awkward_guests.case.cards import make_card
 from parlour.envs.awkward_guests.case.solution import Solution
@@ -335,3 +336,51 @@ def case3(level: str = "easy", total: int = 60):
 
 def three(top=None, level="easy", **kw) -> G.GuestsState:
     return game(case3(level), 3, HANDS3, top=top, **kw)
+
+
+def deducer_decisions(
+    players: int, level: str, spec: str, seeds: int, observation_mode: str = "deduced_choices"
+):
+    """Whole games (seeds ``0 .. seeds - 1``) of ``spec`` agents on an env with
+    ``observation_mode``: yields ``(env, name, obs, view, agent)`` at each decision (the caller
+    reads; the agent's action is played after)."""
+    from parlour.agents.factory import make_agent
+    from parlour.games import get_game
+
+    env = awkward_guests_v1.raw_env(
+        num_players=players, level=level, observation_mode=observation_mode
+    )
+    agents = [make_agent(spec, get_game("guests")) for _ in range(players)]
+    for seed in range(seeds):
+        env.reset(seed=seed)
+        for i, a in enumerate(agents):
+            a.reset(seed * 31 + i)
+        for name in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            view = env.player_view(name)
+            agent = agents[env.agent_name_mapping[name]]
+            yield env, name, obs, view, agent
+            env.step(agent.act(obs, view))
+
+
+#: the parts of an accusation in naming order (the decisions' names and ``Solution``'s fields),
+#: their observation blocks (``deduced_*`` / ``accusation_*``) and the names each part chooses from
+ACCUSATION_PARTS = ("murderer", "motive", "weapon", "accomplice", "accomplice_motive")
+ACCUSATION_BLOCKS = ("murderers", "motives", "weapons", "accomplices", "accomplice_motives")
+ACCUSATION_NAMES = (A.SUSPECTS, A.MOTIVES, A.WEAPONS, A.SUSPECTS, A.MOTIVES)
+
+
+def candidates_matching_named_parts(env, name: str, view) -> list:
+    """At ``name``'s decision naming a part of its accusation: the candidate solutions its
+    notebook leaves that match every part named so far (``view.pending_accusation``)."""
+    k = ACCUSATION_PARTS.index(view.decision)
+    named = [getattr(view.pending_accusation, x) for x in ACCUSATION_PARTS[:k]]
+    named = [None if x == "none" else x for x in named]
+    return [
+        c
+        for c in env.deduction(name).candidates()
+        if [getattr(c, x) for x in ACCUSATION_PARTS[:k]] == named
+    ]

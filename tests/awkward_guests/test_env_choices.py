@@ -8,8 +8,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from parlour.agents.factory import make_agent
-from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests import game as G
 from parlour.envs.awkward_guests import observation as GO
 from parlour.envs.awkward_guests.case.cards import card_exclusion_share
@@ -17,7 +15,14 @@ from parlour.envs.awkward_guests.case.deduction import Deduction
 from parlour.envs.awkward_guests.env import raw_env
 from parlour.envs.awkward_guests.observation import ObservationEncoder
 from parlour.envs.awkward_guests.teach import counterpart
-from parlour.games import get_game
+
+from .scenario_helpers import (
+    ACCUSATION_BLOCKS,
+    ACCUSATION_NAMES,
+    ACCUSATION_PARTS,
+    candidates_matching_named_parts,
+    deducer_decisions,
+)
 
 TEACH = GO.make_layout("deduced_choices")
 ACCUSATION = slice(TEACH["accusation_murderers"].start, TEACH["accusation_accomplice_motives"].stop)
@@ -60,26 +65,6 @@ def _by_definition(state: G.GuestsState, observer: int, seat: int, card: int) ->
     return 1.0 - ded.count() / before
 
 
-def _deducer_decisions(players: int, level: str, spec: str, seeds: int):
-    """Whole games of ``spec`` agents on a ``deduced_choices`` env: yields ``(env, name, obs,
-    view, agent)`` at each decision (the caller reads; the agent's action is played after)."""
-    env = raw_env(num_players=players, level=level, observation_mode="deduced_choices")
-    agents = [make_agent(spec, get_game("guests")) for _ in range(players)]
-    for seed in range(seeds):
-        env.reset(seed=seed)
-        for i, a in enumerate(agents):
-            a.reset(seed * 31 + i)
-        for name in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            view = env.player_view(name)
-            agent = agents[env.agent_name_mapping[name]]
-            yield env, name, obs, view, agent
-            env.step(agent.act(obs, view))
-
-
 def _assert_idle_seats_see_no_decision_blocks(env, acting: str) -> None:
     """hand_teach and accusation_* belong to the deciding seat: everyone else's are 0."""
     for other in env.agents:
@@ -113,7 +98,7 @@ def test_hand_teach_is_the_deducers_measure_at_every_offer_and_pay(players, leve
     share; at the observer's offer/pay it is what the deducer itself computes for the card and
     the counterpart (and the definition recomputed from scratch); elsewhere 0."""
     exchanges = taught = 0
-    for env, name, obs, view, agent in _deducer_decisions(players, level, "guests.deducer", seeds):
+    for env, name, obs, view, agent in deducer_decisions(players, level, "guests.deducer", seeds):
         seat = env.agent_name_mapping[name]
         agent._sync(view)
         o = obs["observation"]
@@ -150,7 +135,7 @@ def test_a_card_the_counterpart_has_seen_teaches_nothing():
     """Mark one teaching hand card as known to be seen by the counterpart: its hand_teach
     drops to 0."""
     checked = 0
-    for env, name, obs, _, _ in _deducer_decisions(3, "medium", "guests.deducer", 2):
+    for env, name, obs, _, _ in deducer_decisions(3, "medium", "guests.deducer", 2):
         seat = env.agent_name_mapping[name]
         other = counterpart(env.game, seat)
         teach = obs["observation"][TEACH["hand_teach"]]
@@ -166,9 +151,7 @@ def test_a_card_the_counterpart_has_seen_teaches_nothing():
     assert checked
 
 
-PARTS = ("murderer", "motive", "weapon", "accomplice", "accomplice_motive")
-BLOCKS = ("murderers", "motives", "weapons", "accomplices", "accomplice_motives")
-NAMES = (A.SUSPECTS, A.MOTIVES, A.WEAPONS, A.SUSPECTS, A.MOTIVES)
+PARTS, BLOCKS, NAMES = ACCUSATION_PARTS, ACCUSATION_BLOCKS, ACCUSATION_NAMES
 
 
 @pytest.mark.parametrize(("players", "level", "p"), [(4, "medium", 0.2), (3, "hard", 0.1)])
@@ -181,24 +164,18 @@ def test_accusation_blocks_are_the_choices_of_candidates_matching_the_named_part
     all are 0 on every other decision."""
     narrowed = 0
     spec = f"guests.deducer:p={p}"
-    for env, name, obs, view, _ in _deducer_decisions(players, level, spec, 8):
+    for env, name, obs, view, _ in deducer_decisions(players, level, spec, 8):
         o = obs["observation"]
         blocks = [o[TEACH[f"accusation_{b}"]] for b in BLOCKS]
         _assert_idle_seats_see_no_decision_blocks(env, name)
         if view.decision in PARTS:
             k = PARTS.index(view.decision)
-            named = [getattr(view.pending_accusation, x) for x in PARTS[:k]]
-            named = [None if x == "none" else x for x in named]
-            cands = [
-                c
-                for c in env.deduction(name).candidates()
-                if [getattr(c, x) for x in PARTS[:k]] == named
-            ]
+            cands = candidates_matching_named_parts(env, name, view)
             expected = np.zeros_like(blocks[k])
             for c in cands:
                 value = getattr(c, PARTS[k])
                 expected[len(NAMES[k]) if value is None else NAMES[k].index(value)] = 1.0
-            assert cands and np.array_equal(blocks[k], expected), (view.decision, named)
+            assert cands and np.array_equal(blocks[k], expected), view.decision
             assert not any(b.any() for j, b in enumerate(blocks) if j != k)
             own = o[TEACH[f"deduced_{BLOCKS[k]}"]]
             narrowed += int(k > 0 and blocks[k].sum() < own.sum())

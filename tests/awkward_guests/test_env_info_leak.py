@@ -23,7 +23,7 @@ from parlour.envs import awkward_guests_v1
 from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests import game as G
 from parlour.envs.awkward_guests.game import cards as game_cards
-from parlour.envs.awkward_guests.observation import ObservationEncoder
+from parlour.envs.awkward_guests.observation import OBSERVATION_MODES, ObservationEncoder
 from parlour.envs.awkward_guests.render import render_table
 from parlour.envs.awkward_guests.view import make_view
 
@@ -115,7 +115,7 @@ def test_relabelling_every_unseen_card_changes_nothing_the_observer_sees(
     rng = np.random.default_rng(seed)
     perm = dict(zip(unseen, (int(x) for x in rng.permutation(unseen)), strict=True))
     other = relabel(state, perm)
-    for mode in ("notebook", "deduced", "deduced_choices"):
+    for mode in OBSERVATION_MODES:
         obs_a, view_a = _obs_and_view(state, seat, mode)
         obs_b, view_b = _obs_and_view(other, seat, mode)
         np.testing.assert_array_equal(obs_a, obs_b)
@@ -220,7 +220,7 @@ def _to_solution_phase(env, rng):
         env.step(int(rng.choice(np.flatnonzero(mask))))
 
 
-@pytest.mark.parametrize("mode", ["notebook", "deduced_choices"])
+@pytest.mark.parametrize("mode", ["notebook", "deduced_choices", "deduced_shares"])
 def test_a_pending_accusation_never_shows_to_anyone_else(mode):
     for n, level in ((3, "easy"), (4, "expert"), (2, "medium")):
         case = generated_case(level, 51)
@@ -355,7 +355,7 @@ def test_hidden_information_does_not_change_observation_view_or_render(n, level)
             if state.out[p]:
                 continue
             s2 = _perturb_hidden(state, p, rng, other)
-            for mode in ("notebook", "deduced", "deduced_choices") if p == 0 else ("notebook",):
+            for mode in OBSERVATION_MODES if p == 0 else ("notebook",):
                 o1 = ObservationEncoder(mode).encode(state, p)
                 o2 = ObservationEncoder(mode).encode(s2, p)
                 assert np.array_equal(o1, o2), (mode, p, state.decision_name)

@@ -164,6 +164,49 @@ def test_threat_features_are_the_public_declines_at_every_decision():
     assert seen[True] and seen[False], seen  # declines and calm rounds were both checked
 
 
+def test_rare_features_name_the_rarest_choice_at_every_decision():
+    """``deduced_shares``: at each naming decision of whole games of ``pick=rare`` deducers the
+    ``rare`` columns are ``allowed · (1 − share)`` per action (recomputed from the observation),
+    so their largest allowed entries are the deducer's choice; 0 at every other decision. The
+    block sits after the threat features and before the card rows."""
+    from parlour.games.guests.policy import PRIOR_SCALE, GuestsFeatures
+    from tests.awkward_guests.scenario_helpers import deducer_decisions
+
+    shares = GO.make_layout("deduced_shares")
+    space = SingleSeatEnv(get_game("guests"), 4, OPTIONS, seat=0).observation_space
+    options = dict(OPTIONS, observation_mode="deduced_shares")
+    wide = SingleSeatEnv(get_game("guests"), 4, options, seat=0).observation_space
+    plain = GuestsFeatures(space, threat=True)
+    feats = GuestsFeatures(wide, threat=True)
+    assert GuestsFeatures(space).rare_slice is None
+    wider = GO.layout_size(shares) - GO.layout_size(LAYOUT)  # (the raw observation)
+    assert feats.rare_slice.start == plain.card_slice.start + wider
+    assert feats.card_slice.start == feats.rare_slice.stop
+    named = narrowed = 0
+    spec = "guests.deducer:threat=8,pick=rare"
+    for env, _, obs, view, agent in deducer_decisions(4, "medium", spec, 12, "deduced_shares"):
+        o = obs["observation"]
+        with torch.no_grad():
+            rare = feats(torch.as_tensor(o)[None])[0, feats.rare_slice].numpy() / PRIOR_SCALE
+        d = env.game.decision
+        allowed = _expected_allowed(o[: GO.layout_size(LAYOUT)], d)
+        share = _expected_allowed(
+            np.r_[o[: LAYOUT["accusation_murderers"].start], o[shares["accusation_shares"]]], d
+        )
+        np.testing.assert_allclose(rare, allowed * (1 - share), atol=1e-6)
+        if G.D_MURDERER <= d <= G.D_ACC_MOTIVE:
+            # (the part the deducer names now: of the candidate it chose when it accused)
+            parts = G.accusation_actions(agent._target, view.accomplice_possible)
+            action = parts[d - G.D_MURDERER]
+            top = np.flatnonzero((allowed > 0) & np.isclose(rare, rare[allowed > 0].max()))
+            assert action in top, (d, action, top)
+            named += 1
+            narrowed += len(top) < int((allowed > 0).sum())
+        else:
+            assert not rare.any(), d
+    assert named and narrowed, (named, narrowed)  # (some choice was rarer than another)
+
+
 def test_timing_is_refused_without_choices_or_as_a_non_bool():
     from parlour.games.guests.policy import GuestsFeatures
 
@@ -280,3 +323,33 @@ def test_timing_is_saved_with_the_model_and_moves_only_the_accuse_decision(tmp_p
             obs, _ = env.reset(seed=int(rng.integers(1000)))
     assert moved[G.D_SOLUTION] > 0.0
     assert all(v == 0.0 for d, v in moved.items() if d != G.D_SOLUTION), moved
+
+
+def test_a_shares_model_has_the_shared_rare_weight_and_survives_save_load(tmp_path):
+    """A model on ``deduced_shares`` gets ``PriorHead.rare_weight`` (a ``deduced_choices`` model
+    does not), and its saved file loads to the same logits with that weight set."""
+    from parlour.agents.model_file import load_policy_file
+    from parlour.train.config import config_from_dict
+    from parlour.train.model import save_model
+    from parlour.train.train import build_model, make_vec_env
+
+    base = _tiny_config("shares")
+    cfg = config_from_dict(
+        dict(base, game_options={"level": "medium", "observation_mode": "deduced_shares"})
+    )
+    model = build_model(cfg, make_vec_env(cfg))
+    head = model.policy.action_net
+    assert head.rare == model.policy.features_extractor.rare_slice
+    plain = build_model(config_from_dict(base), make_vec_env(config_from_dict(base)))
+    assert plain.policy.action_net.rare is None
+    assert not hasattr(plain.policy.action_net, "rare_weight")
+    with torch.no_grad():
+        head.rare_weight.fill_(0.75)
+    save_model(model, tmp_path / "model.safetensors")
+    loaded = load_policy_file(tmp_path / "model.safetensors")
+    assert float(loaded.action_net.rare_weight.detach()) == pytest.approx(0.75)
+    obs = torch.as_tensor(model.env.reset())
+    with torch.no_grad():
+        want = model.policy.get_distribution(obs).distribution.logits
+        got = loaded.get_distribution(obs).distribution.logits
+    np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-5, atol=1e-5)

@@ -34,6 +34,22 @@ def test_guess_value_scores_the_first_phase_the_rule_fires():
     assert tool.guess_value(game, 1, lambda ph, s: False) == pytest.approx(1 / 2)
 
 
+def test_a_rare_guess_is_scored_by_whether_the_rarest_hold_the_solution():
+    tool = _tool()
+    fires = _phase(tool, [4, 1, 6, 9], declined={1})
+    fires.rare_right = [0.5, None, 0.0, None]  # (the rarest two of 4 hold it; of 6: not)
+    game = tool.LoggedGame([fires], winners=(1,))
+
+    def always(phase, seat):
+        return True
+
+    assert tool.guess_value(game, 0, always, "rare") == pytest.approx(0.5 / 2)  # (seat 1 shares)
+    assert tool.guess_value(game, 0, always) == pytest.approx(1 / 4 / 2)
+    assert tool.guess_value(game, 2, always, "rare") == 0.0
+    with pytest.raises(ValueError, match="at most 8 candidates"):
+        tool.guess_value(game, 3, always, "rare")
+
+
 def test_logged_games_and_tables_are_consistent():
     tool = _tool()
     games = tool.play_logged(6, seed=100000, players=4, level="medium")
@@ -45,6 +61,9 @@ def test_logged_games_and_tables_are_consistent():
                 s or not a for a, s in zip(phase.declined_all, phase.declined_some, strict=True)
             )
             assert min(phase.candidates) >= 1
+            for k, right in zip(phase.candidates, phase.rare_right, strict=True):
+                assert (right is None) == (not 2 <= k <= tool.RARE_MAX)
+                assert right is None or right == 0.0 or 1 / k <= right <= 1.0
         if game.winners:  # plain deducers accuse only with one candidate left
             last = game.phases[-1]
             assert all(last.candidates[w] == 1 for w in game.winners)
@@ -59,7 +78,13 @@ def test_logged_games_and_tables_are_consistent():
     signal = tool.signal_table(games).splitlines()
     assert signal[2].startswith("| declined_all |") and signal[3].startswith("| declined_some |")
     table = tool.rule_table(games).splitlines()
-    assert len(table) == 2 + len(rules)
+    assert len(table) == 2 + len(rules) + 1  # (+ the pick=rare row)
+    assert table[-2].startswith("| declined_all, at most 8 candidates, pick=rare |")
+    guesses = tool.guess_table(games).splitlines()
+    assert guesses[-1].startswith("| 2–8 |")
+    for row in guesses[2:-1]:  # a random guess is right with probability 1 / candidates
+        k, _, uniform = row.strip("|").split("|")[:3]
+        assert uniform.strip() == f"{1 / int(k):.1%}"
     # the plain deducers share the wins of the logged games: the plain row is their mean share
     wins = sum(1 for g in games if g.winners) / (4 * len(games))
     assert f"| plain deducer (never guesses) | {wins:.1%} |" in table[2]

@@ -57,6 +57,7 @@ def test_by_decision_counts_every_decision_and_finds_the_one_kind_that_differs()
         (["--bucket", "0"], "--bucket must be >= 1, got 0"),
         (["--level", "bogus"], "argument --level: invalid choice: 'bogus'"),
         (["--teacher", "guests.nobody"], "guests.nobody"),
+        (["--observation-mode", "notebook"], "argument --observation-mode: invalid choice"),
     ],
 )
 def test_bad_arguments_are_refused_by_name(capsys, argv, message):
@@ -84,3 +85,18 @@ def test_by_decline_splits_the_accuse_decisions_of_a_threat_teacher(capsys):
     with pytest.raises(SystemExit):
         tool.main(["--student", "guests.deducer", "--by-decline", "1"])
     assert "--by-decline must be >= 2, got 1" in capsys.readouterr().err
+
+
+def test_the_observation_mode_reaches_the_students_table():
+    """``--observation-mode deduced_shares``: the student's table deals that observation (a
+    student trained on it needs it), and the default stays ``deduced_choices``."""
+    from parlour.envs.awkward_guests import observation as GO
+
+    tool = _tool()
+    for mode in ("deduced_shares", None):
+        kwargs = {} if mode is None else {"mode": mode}
+        table, _ = next(
+            tool._teacher_decisions("guests.deducer", "guests.deducer", 1, 5, "medium", **kwargs)
+        )
+        size = GO.layout_size(GO.make_layout(mode or "deduced_choices"))
+        assert table.env.observation_space.shape == (size,)
