@@ -1,4 +1,4 @@
-"""Agents: scripted baselines and the policy wrapper for trained models.
+r"""Agents: scripted baselines and the policy wrapper for trained models.
 
 Every agent follows :class:`parlour.agents.base.Agent` (``reset(seed)``, ``act(observation, view)``)
 and is built from a spec string with :func:`parlour.agents.factory.make_agent`:
@@ -9,7 +9,7 @@ and is built from a spec string with :func:`parlour.agents.factory.make_agent`:
 | ``audition.greedy`` | one-ply greedy on the player view |
 | ``audition.expert[:sims=N]`` | determinized Monte Carlo search with greedy rollouts |
 | ``audition.search:model=PATH[,...]`` | the same search with rollouts by a trained PPO policy, cut by its value head (``docs/agents.md``) |
-| ``guests.deducer[:p=P,start=R,threat=K,pick=rare]`` | Awkward Guests: deduction-engine candidate tracking; accuses when one candidate is left (or one has probability ≥ P from round R; or, with at most K candidates left, once another player declined every bid of their turn this round); a guess names a candidate at random, or with ``pick=rare`` the rarest choice part by part |
+| ``guests.deducer[:p=P,start=R,threat=K,pick=rare\|likely,odds=Q]`` | Awkward Guests: deduction-engine candidate tracking; accuses when one candidate is left (or one has probability ≥ P from round R; or, with at most K candidates left, once another player declined every bid of their turn this round; or once the likeliest candidate under the case generator's odds has a chance ≥ Q); a guess names a candidate at random, with ``pick=rare`` the rarest choice part by part, with ``pick=likely`` the likeliest candidate |
 | ``ppo:PATH[:sample]`` | a trained MaskablePPO model, acting with the mask |
 | ``ppo:NAME[:sample]`` | a model shipped with parlour (:mod:`parlour.models`), at its own game and player count only |
 

@@ -33,7 +33,7 @@ Parameters
 | ``cases`` | ``"generated"`` | ``"generated"`` (``generate_case(level, seed, deck_size)`` per game) or ``"classic"`` (one of the level's bundled classic cases) |
 | ``deck_size`` | 70 | cards per generated case, 24..200 |
 | ``max_rounds`` | 30 | 1..1000: the game is truncated after the Solution phase of that round (the bound keeps ``max_game_length`` an int) |
-| ``observation_mode`` | ``"notebook"`` | ``"notebook"``, ``"deduced"``, ``"deduced_choices"``, ``"deduced_shares"`` (the env's; the ``deduced`` modes run the deduction engine per observer: slower) |
+| ``observation_mode`` | ``"notebook"`` | ``"notebook"``, ``"deduced"``, ``"deduced_choices"``, ``"deduced_shares"``, ``"deduced_odds"`` (the env's; the ``deduced`` modes run the deduction engine per observer: slower) |
 | ``case_bank`` | ``""`` (none) | a case bank's file or a shipped bank's name (a level): the game's case is the one ``reset(seed=S)`` deals from the bank, the first of the epoch ``S`` starts; ``level`` must be the bank's |
 | ``case_split`` | ``"train"`` | the bank's split to deal from |
 

@@ -12,20 +12,22 @@ seat the candidates its notebook leaves and whether it declined every bid of its
 * **signal**: of the turns whose every bid (or some bid) was declined, the share taken by a
   player with one candidate left — who then accuses, rightly, in this very Solution phase;
 * **guess**: at each seat's first Solution phase with 2 to :data:`RARE_MAX` candidates left,
-  the chance that a guess names the solution: a candidate drawn at random (``1 / candidates``)
-  and one drawn among :func:`~parlour.games.guests.deducer.rarest_candidates`
-  (``guests.deducer:pick=rare``), by candidates left;
+  the chance that a guess names the solution: a candidate drawn at random (``1 / candidates``),
+  one drawn among :func:`~parlour.games.guests.deducer.rarest_candidates`
+  (``guests.deducer:pick=rare``) and one among the likeliest under the case generator's odds
+  (``pick=likely``, :meth:`~parlour.games.guests.deducer.DeducerAgent.likeliest`), by
+  candidates left;
 * **rules**: the win share per seat of a player who plays as the plain deducer but accuses (a
   candidate drawn at random, or with ``pick=rare`` among the rarest) at the first Solution phase
   where a rule fires with two or more candidates left. Since waiting changes nothing, each seat of each logged game is scored
   exactly, without playing it again: the guess is right with probability ``1 / candidates``
-  (``pick=rare``: the share of the rarest candidates that is the solution, 0 or ``1 / their
-  number``; a win shared with any other player who accuses rightly in that phase); if the rule never
+  (``pick=rare`` / ``pick=likely``: the share of the rarest / likeliest candidates that is the
+  solution, 0 or ``1 / their number``; a win shared with any other player who accuses rightly in that phase); if the rule never
   fires, the logged result. The ``oracle`` row knows when another player has one candidate left
   (not playable: it reads hidden notebooks) and bounds what any such signal can add.
 
 docs/guests_training.md, "4 players, medium: reading the other players" and "… which candidate to
-guess", quotes this output.
+guess" and "… the generator's odds", quotes this output.
 """
 
 from __future__ import annotations
@@ -44,6 +46,8 @@ RULE_CAPS = (8, None)
 #: a ``pick=rare`` guess is scored with at most this many candidates left (the cap of the
 #: ``pick=rare`` rule row; :func:`rarest_candidates` of every seat at every phase would be slow)
 RARE_MAX = 8
+#: the ``pick=likely`` rule rows: (``threat`` cap, ``odds``) as ``guests.deducer``'s options
+LIKELY_RULE = (64, 0.6)
 
 
 @dataclass
@@ -55,6 +59,9 @@ class Phase:
     declined_some: list[bool]  # declined at least one bid of its turn this round
     # the chance that a pick=rare guess is right now (candidates 2..RARE_MAX), else None
     rare_right: list[float | None] = field(default_factory=list)
+    # the chance that a pick=likely guess is right now, and the likeliest candidate's odds
+    likely_right: list[float] = field(default_factory=list)
+    likely_chance: list[float] = field(default_factory=list)
 
 
 @dataclass
@@ -76,6 +83,9 @@ def _phase(env, agents: list[DeducerAgent]) -> Phase:
         phase.candidates.append(len(candidates))
         rare = rarest_candidates(candidates) if 2 <= len(candidates) <= RARE_MAX else None
         phase.rare_right.append(None if rare is None else (truth in rare) / len(rare))
+        likeliest, chance = agents[seat].likeliest(view)
+        phase.likely_right.append((truth in likeliest) / len(likeliest) if likeliest else 0.0)
+        phase.likely_chance.append(chance)
         phase.declined_all.append(bool(declined) and all(declined))
         phase.declined_some.append(any(declined))
     return phase
@@ -119,7 +129,10 @@ def guess_value(game: LoggedGame, seat: int, rule: Rule, pick: str = "uniform") 
             break  # (it accuses rightly now: the logged result)
         if rule(phase, seat):
             sure = sum(1 for j, c in enumerate(k) if j != seat and c == 1)
-            right = 1.0 / k[seat] if pick == "uniform" else phase.rare_right[seat]
+            if pick == "uniform":
+                right: float | None = 1.0 / k[seat]
+            else:
+                right = (phase.rare_right if pick == "rare" else phase.likely_right)[seat]
             if right is None:
                 raise ValueError(f"pick=rare is scored with at most {RARE_MAX} candidates left")
             return right / (1 + sure)
@@ -132,32 +145,37 @@ def _other(flags: list[bool], seat: int) -> bool:
 
 def guess_table(games: list[LoggedGame]) -> str:
     """By candidates left, at each seat's first Solution phase with 2..RARE_MAX of them: how
-    often a random guess and a ``pick=rare`` guess name the solution."""
-    rows: dict[int, list[float]] = {}  # candidates -> [moments, random right, rare right]
+    often a random guess, a ``pick=rare`` and a ``pick=likely`` guess name the solution."""
+    # candidates -> [moments, random right, rare right, likely right]
+    rows: dict[int, list[float]] = {}
     for game in games:
         seats = len(game.phases[0].candidates) if game.phases else 0
         for seat in range(seats):
             for phase in game.phases:
                 right = phase.rare_right[seat]
                 if right is not None:
-                    row = rows.setdefault(phase.candidates[seat], [0, 0.0, 0.0])
+                    row = rows.setdefault(phase.candidates[seat], [0, 0.0, 0.0, 0.0])
                     row[0] += 1
                     row[1] += 1.0 / phase.candidates[seat]
                     row[2] += right
+                    row[3] += phase.likely_right[seat]
                     break
     lines = [
-        "| candidates left | moments | random guess right | pick=rare right |",
-        "|---|---|---|---|",
+        "| candidates left | moments | random guess right | pick=rare right | pick=likely right |",
+        "|---|---|---|---|---|",
     ]
-    total = [0, 0.0, 0.0]
+    total = [0, 0.0, 0.0, 0.0]
     for k in sorted(rows):
-        n, uniform, rare = rows[k]
-        total = [total[0] + n, total[1] + uniform, total[2] + rare]
-        lines.append(f"| {k} | {n} | {uniform / n:.1%} | {rare / n:.1%} |")
+        total = [t + x for t, x in zip(total, rows[k], strict=True)]
+        lines.append(_guess_row(str(k), rows[k]))
     if total[0]:
-        n, uniform, rare = total
-        lines.append(f"| 2–{RARE_MAX} | {n} | {uniform / n:.1%} | {rare / n:.1%} |")
+        lines.append(_guess_row(f"2–{RARE_MAX}", total))
     return "\n".join(lines)
+
+
+def _guess_row(label: str, row: list[float]) -> str:
+    n, uniform, rare, likely = row
+    return f"| {label} | {n} | {uniform / n:.1%} | {rare / n:.1%} | {likely / n:.1%} |"
 
 
 def rules() -> dict[str, Rule]:
@@ -176,6 +194,27 @@ def rules() -> dict[str, Rule]:
         c == 1 for j, c in enumerate(ph.candidates) if j != s
     )
     return out
+
+
+def likely_rules() -> dict[str, Rule]:
+    """The rules of ``guests.deducer:threat=K,odds=Q,pick=likely`` (scored with ``pick=likely``):
+    the likeliest candidate's odds reach ``Q``, or another player declined every bid with at most
+    ``K`` candidates left."""
+    cap, odds = LIKELY_RULE
+
+    def declined(ph: Phase, s: int) -> bool:
+        return ph.candidates[s] <= cap and _other(ph.declined_all, s)
+
+    def likely(ph: Phase, s: int) -> bool:
+        return ph.likely_chance[s] >= odds
+
+    return {
+        f"declined_all, at most {cap} candidates, pick=likely": declined,
+        f"likeliest candidate's odds >= {odds}, pick=likely": likely,
+        f"either (threat={cap},odds={odds},pick=likely)": lambda ph, s: (
+            declined(ph, s) or likely(ph, s)
+        ),
+    }
 
 
 def signal_table(games: list[LoggedGame]) -> str:
@@ -198,6 +237,9 @@ def rule_table(games: list[LoggedGame]) -> str:
     rows = [(name, rule, "uniform") for name, rule in rules().items()]
     capped = f"declined_all, at most {RARE_MAX} candidates"
     rows.insert(-1, (f"{capped}, pick=rare", rules()[capped], "rare"))
+    rows.insert(-1, (f"{capped}, pick=likely", rules()[capped], "likely"))
+    for name, rule in likely_rules().items():
+        rows.insert(-1, (name, rule, "likely"))
     for name, rule, pick in rows:
         values = [guess_value(g, s, rule, pick) for g in games for s in range(seats)]
         n = len(values)

@@ -20,7 +20,7 @@ for agent in env.agent_iter():
 |---|---|
 | Actions | ``Discrete(95)`` |
 | Agents | ``player_0 … player_{n-1}``, ``n`` in 1..8 (1: the solo mode) |
-| Observation | ``{"observation": Box(0, 1, (2313,), float32), "action_mask": Box(0, 1, (95,), int8)}`` (``deduced``: 2384; ``deduced_choices``: 2518; ``deduced_shares``: 2588; ``seer`` adds 70) |
+| Observation | ``{"observation": Box(0, 1, (2313,), float32), "action_mask": Box(0, 1, (95,), int8)}`` (``deduced``: 2384; ``deduced_choices``: 2518; ``deduced_shares``: 2588; ``deduced_odds``: 2658; ``seer`` adds 70) |
 | Import | ``from parlour.envs import awkward_guests_v1`` (also ``pettingzoo.make("aec", "parlour/AwkwardGuests-v1")`` where the registry exists) |
 | Solo Gymnasium env | ``gymnasium.make("parlour/AwkwardGuestsSolo-v1")`` (:mod:`parlour.envs.awkward_guests.solo`) |
 | Render modes | ``"ansi"`` (text), ``"human"`` (prints the text), ``"rgb_array"`` (a picture: ``(940, 1280, 3)`` ``uint8``, every player count) |
@@ -51,7 +51,10 @@ case_workers=0, case_bank=None, case_split="train")``
   candidates it would rule out — :mod:`parlour.envs.awkward_guests.teach` — and, while naming
   an accusation, the choices the candidates left allow given the parts already named) or
   ``"deduced_shares"`` (``deduced_choices`` plus, while naming an accusation, the share of
-  those candidates that make each choice).
+  those candidates that make each choice) or ``"deduced_odds"`` (``deduced_shares`` plus, on
+  the agent's own Solution and naming decisions, the chance of the likeliest candidate making
+  each choice under the case generator's odds —
+  :mod:`parlour.envs.awkward_guests.case.generator.odds`).
 * ``deck_size`` — cards per generated case (24..200).
 * ``case_bank`` — deal the cases of a case bank (docs/case_banks.md): a bank file
   (``parlour case bank build``) or a shipped bank's name, a level (``"medium"``: 300 cases,
@@ -195,7 +198,7 @@ Version history
 | version | change |
 |---|---|
 | v0 | first release; later without a version change: the final infos add ``rounds``, ``accusations``, ``wrong_accusations``, ``solved``; ``render_mode="rgb_array"`` |
-| v1 | **infos** are always ``{}`` (libraries that batch infos — Tianshou, TorchRL, SuperSuit — work); the outcome and statistics are ``env.unwrapped.results()``. **Knock-outs**: a player who is out stays in ``env.agents`` (all-zero mask, never selected) and terminates with everybody at the end, where its ``−1/(n−1)`` is paid (v0: terminated and paid at once, removed after its ``step(None)``); every total reward is unchanged. **Observation**: the ``last_turns`` block (8 × 57 = 456 floats: the public record of every player's most recent turn — asked references, bids, accepted trades, cards paid), size 2313 (``deduced`` 2384; ``seer`` adds 70), was 1857 (1928); ``player_view`` gains ``last_turns``. **Spaces**: one object per agent, ``KeyError`` for an unknown agent; ``str(env())`` is ``awkward_guests_v1``. Actions, rules and rewards unchanged. Later without a version change (added options; every existing observation and game is unchanged): ``observation_mode="deduced_choices"``; ``case_workers``; ``observation_mode="deduced_shares"``. |
+| v1 | **infos** are always ``{}`` (libraries that batch infos — Tianshou, TorchRL, SuperSuit — work); the outcome and statistics are ``env.unwrapped.results()``. **Knock-outs**: a player who is out stays in ``env.agents`` (all-zero mask, never selected) and terminates with everybody at the end, where its ``−1/(n−1)`` is paid (v0: terminated and paid at once, removed after its ``step(None)``); every total reward is unchanged. **Observation**: the ``last_turns`` block (8 × 57 = 456 floats: the public record of every player's most recent turn — asked references, bids, accepted trades, cards paid), size 2313 (``deduced`` 2384; ``seer`` adds 70), was 1857 (1928); ``player_view`` gains ``last_turns``. **Spaces**: one object per agent, ``KeyError`` for an unknown agent; ``str(env())`` is ``awkward_guests_v1``. Actions, rules and rewards unchanged. Later without a version change (added options; every existing observation and game is unchanged): ``observation_mode="deduced_choices"``; ``case_workers``; ``observation_mode="deduced_shares"``; ``observation_mode="deduced_odds"``. |
 """
 
 from __future__ import annotations

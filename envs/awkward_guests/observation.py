@@ -55,6 +55,17 @@ share of the candidates left that match the parts named so far and make it. The 
 not equally likely: in generated cases a guess is right more often when it names the rarest
 choice, part by part (``guests.deducer:pick=rare``, docs/guests_training.md).
 
+``observation_mode="deduced_odds"`` is ``deduced_shares`` plus ``accusation_odds`` (70, laid out
+as the ``accusation_*`` blocks): on the observer's own Solution decision the murderer block, on
+its naming decisions the block of the part being named — per choice, the chance of the
+likeliest candidate that makes it (among the candidates left matching the parts named so far),
+with the candidates weighed by the case generator's odds
+(:func:`~parlour.envs.awkward_guests.case.generator.odds.candidate_log_weights`: the
+generator's prior, the proof-box verdicts and the sightings seen). At the Solution decision its
+largest entry is the chance of the likeliest candidate left; 0 on every other decision. The
+likeliest candidate is the solution far more often than the rarest (``guests.deducer:pick=likely``,
+docs/guests_training.md, "4 players, medium: the generator's odds").
+
 ``seer=True`` (debugging only — it leaks the hidden solution) appends ``seer_solution`` (70):
 murderer (6), motive (18), weapon (20), accomplice (6 + none), accomplice motive (18 + none).
 
@@ -72,9 +83,11 @@ from .case.board import WALTON
 from .case.case import LEVELS
 from .case.deduction import Deduction
 from .case.facts import FACT_TYPES
+from .case.generator.odds import candidate_log_weights
 from .notebook import NOTEBOOK_SIZE, card_cells
 from .observation_layout import *  # noqa: F403  (re-exported: the layout is this module's API)
 from .solution_blocks import (
+    accusation_odds,
     accusation_shares,
     accusation_vector,
     deduced_vector,
@@ -129,7 +142,8 @@ class ObservationEncoder:
         self.observation_mode = observation_mode
         self.deduced = observation_mode in DEDUCED_MODES
         self.choices = observation_mode in CHOICE_MODES
-        self.shares = observation_mode == "deduced_shares"
+        self.shares = observation_mode in SHARE_MODES
+        self.odds = observation_mode == "deduced_odds"
         self.teach = TeachTable() if self.choices else None
         self.seer = seer
         self.layout = make_layout(observation_mode, seer)
@@ -159,6 +173,8 @@ class ObservationEncoder:
             ]
         if self.shares:
             self._acc_share_view = self._buf[L["accusation_shares"]]
+        if self.odds:
+            self._acc_odds_view = self._buf[L["accusation_odds"]]
         if seer:
             self._seer_view = self._buf[L["seer_solution"]]
         self._cache: _CaseCache | None = None
@@ -181,6 +197,8 @@ class ObservationEncoder:
         self._deds: list[Deduction | None] = [None] * N_SEATS
         self._ded_vec: list[np.ndarray | None] = [None] * N_SEATS
         self._ded_synced = [0] * N_SEATS
+        # per seat: (notebook cards seen, candidate_log_weights over them)
+        self._log_weights: list[tuple[int, np.ndarray] | None] = [None] * N_SEATS
         self._hand_blocks = np.zeros((N_SEATS, N_SLOTS, HAND_FEATURES), np.float32)
         self._hand_ver = [-1] * N_SEATS
         self._hand_len = [0] * N_SEATS
@@ -193,8 +211,8 @@ class ObservationEncoder:
         self._lt_record: tuple | None = None
         if self.teach is not None:
             self.teach.reset()
-        # whether the buffer holds a non-zero hand_teach / accusation_* now
-        self._teach_set = self._acc_set = False
+        # whether the buffer holds a non-zero hand_teach / accusation_* / accusation_odds now
+        self._teach_set = self._acc_set = self._odds_set = False
 
     def _set_static(self, state: G.GuestsState) -> None:
         """Blocks that do not change during a game; per-case tables; per-game notebooks."""
@@ -262,6 +280,19 @@ class ObservationEncoder:
             self._ded_synced[seat] = len(log)
             self._ded_vec[seat] = None
         return ded
+
+    def log_weights(self, state: G.GuestsState, seat: int) -> np.ndarray:
+        """:func:`~parlour.envs.awkward_guests.case.generator.odds.candidate_log_weights` of
+        ``seat``'s notebook (recomputed only when it grew)."""
+        self._set_static(state)
+        log = state.seen_log[seat]
+        cached = self._log_weights[seat]
+        if cached is None or cached[0] != len(log):
+            cards = state.tables.cards
+            facts = [f for c in log for f in cards[c].facts]
+            cached = (len(log), candidate_log_weights(facts, state.tables.level))
+            self._log_weights[seat] = cached
+        return cached[1]
 
     def _deduced(self, state: G.GuestsState, seat: int) -> np.ndarray:
         ded = self.deduction(state, seat)
@@ -485,6 +516,21 @@ class ObservationEncoder:
             if self.shares:
                 self._acc_share_view.fill(0.0)
         self._acc_set = naming
+        if self.odds:
+            self._write_odds(state, observer)
+
+    def _write_odds(self, state: G.GuestsState, observer: int) -> None:
+        """``accusation_odds``: set on the observer's own Solution decision (the murderer
+        block, nothing named) and naming decisions (and zeroed once after them)."""
+        deciding = state.current == observer and G.D_SOLUTION <= state.decision <= G.D_ACC_MOTIVE
+        if deciding:
+            named = state.accusations.get(observer, ()) if state.decision != G.D_SOLUTION else ()
+            ded = self.deduction(state, observer)
+            weights = self.log_weights(state, observer)
+            self._acc_odds_view[:] = accusation_odds(ded, named, weights)
+        elif self._odds_set:
+            self._acc_odds_view.fill(0.0)
+        self._odds_set = deciding
 
 
 _ACC_OFFSETS = (0, N_SUSPECTS, N_SUSPECTS + N_MOTIVES, N_SUSPECTS + N_MOTIVES + N_WEAPONS)

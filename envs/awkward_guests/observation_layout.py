@@ -108,14 +108,19 @@ _CHOICE_BLOCKS: tuple[tuple[str, int], ...] = (
 _SHARE_BLOCKS: tuple[tuple[str, int], ...] = (
     ("accusation_shares", N_SUSPECTS + N_MOTIVES + N_WEAPONS + N_SUSPECTS + 1 + N_MOTIVES + 1),
 )
+_ODDS_BLOCKS: tuple[tuple[str, int], ...] = (
+    ("accusation_odds", N_SUSPECTS + N_MOTIVES + N_WEAPONS + N_SUSPECTS + 1 + N_MOTIVES + 1),
+)
 _SEER_BLOCKS: tuple[tuple[str, int], ...] = (
     ("seer_solution", N_SUSPECTS + N_MOTIVES + N_WEAPONS + N_SUSPECTS + 1 + N_MOTIVES + 1),
 )
-OBSERVATION_MODES = ("notebook", "deduced", "deduced_choices", "deduced_shares")
+OBSERVATION_MODES = ("notebook", "deduced", "deduced_choices", "deduced_shares", "deduced_odds")
 #: the modes with the ``deduced_*`` blocks
-DEDUCED_MODES = ("deduced", "deduced_choices", "deduced_shares")
+DEDUCED_MODES = ("deduced", "deduced_choices", "deduced_shares", "deduced_odds")
 #: the modes with the ``hand_*`` and ``accusation_*`` blocks of ``deduced_choices``
-CHOICE_MODES = ("deduced_choices", "deduced_shares")
+CHOICE_MODES = ("deduced_choices", "deduced_shares", "deduced_odds")
+#: the modes with the ``accusation_shares`` block of ``deduced_shares``
+SHARE_MODES = ("deduced_shares", "deduced_odds")
 
 
 def make_layout(observation_mode: str = "notebook", seer: bool = False) -> dict[str, slice]:
@@ -125,8 +130,10 @@ def make_layout(observation_mode: str = "notebook", seer: bool = False) -> dict[
         blocks = blocks + _DEDUCED_BLOCKS
     if observation_mode in CHOICE_MODES:
         blocks = blocks + _CHOICE_BLOCKS
-    if observation_mode == "deduced_shares":
+    if observation_mode in SHARE_MODES:
         blocks = blocks + _SHARE_BLOCKS
+    if observation_mode == "deduced_odds":
+        blocks = blocks + _ODDS_BLOCKS
     if seer:
         blocks = blocks + _SEER_BLOCKS
     layout: dict[str, slice] = {}

@@ -23,7 +23,7 @@ while not done:
 | | |
 |---|---|
 | Actions | ``Discrete(95)`` — the AEC layout (:mod:`parlour.envs.awkward_guests.actions`) |
-| Observation | ``Box(0, 1, (2313,), float32)`` — the AEC ``observation`` vector for one player (``deduced``: 2384; ``deduced_choices``: 2518; ``deduced_shares``: 2588; ``seer`` adds 70) |
+| Observation | ``Box(0, 1, (2313,), float32)`` — the AEC ``observation`` vector for one player (``deduced``: 2384; ``deduced_choices``: 2518; ``deduced_shares``: 2588; ``deduced_odds``: 2658; ``seer`` adds 70) |
 | Masks | ``action_masks()`` (bool, length 95), also through ``gymnasium.make``'s wrappers as ``env.get_wrapper_attr("action_masks")()`` (what SB3's ``get_action_masks`` calls on every vector env); also ``info["action_mask"]`` (int8) |
 | Name | ``metadata["name"] == "awkward_guests_solo_v1"`` |
 | Reward | at the end only: correct accusation ``+1 − 0.01 × rounds played``; wrong ``−1``; round limit ``0`` (``truncated=True``) |
@@ -31,7 +31,7 @@ while not done:
 | Info | ``phase``, ``action_mask``; at the end also ``result`` (``win``/``loss``/``truncated``; absent after an illegal action), ``rounds`` (the round it ended in), ``solved`` (a correct accusation) and ``is_success`` (= ``solved``, read by SB3's ``Monitor`` / logger) |
 
 Arguments: ``level=None`` (``easy``, or a case bank's level), ``cases="generated" | "classic" |
-[paths]``, ``observation_mode="notebook" | "deduced" | "deduced_choices" | "deduced_shares"``, ``deck_size=70``,
+[paths]``, ``observation_mode="notebook" | "deduced" | "deduced_choices" | "deduced_shares" | "deduced_odds"``, ``deck_size=70``,
 ``max_rounds=30``, ``render_mode=None | "ansi" | "human" | "rgb_array"``, ``seer=False``,
 ``case_workers=0``, ``case_bank=None`` (a bank file or a shipped bank's name: the cases are dealt
 from it), ``case_split="train"`` (as for the AEC env: a seeded reset starts an epoch of the

@@ -1,7 +1,8 @@
 """The solution-shaped observation blocks of Awkward Guests: ``deduced_*`` (what a deduction
 state still allows), ``accusation_*`` (what it allows for the part of an accusation being
 named, given the parts named so far), ``accusation_shares`` (how many of the candidates left make
-each of those choices) and ``seer_solution`` (the hidden solution, debugging only),
+each of those choices), ``accusation_odds`` (the chance of the likeliest candidate left that
+makes each, under the case generator's odds) and ``seer_solution`` (the hidden solution, debugging only),
 as laid out in :mod:`parlour.envs.awkward_guests.observation`."""
 
 from __future__ import annotations
@@ -124,6 +125,15 @@ PART_NONE = (None, None, None, N_SUSPECTS, N_MOTIVES)
 SOLUTION_SIZE = PART_OFFSETS[-1] + N_MOTIVES + 1  # 70
 
 
+def _matching(ded: Deduction, named: tuple[int, ...] | list[int]) -> np.ndarray:
+    """Indices of the candidates left by ``ded`` that match every part named so far."""
+    table = accusation_table(ded.accomplice_possible)
+    ok = ded.candidate_mask().copy()
+    for i, value in enumerate(named):
+        ok &= table[:, i] == value
+    return np.flatnonzero(ok)
+
+
 def _next_part_counts(
     ded: Deduction, named: tuple[int, ...] | list[int]
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -134,10 +144,7 @@ def _next_part_counts(
     if part >= len(PART_OFFSETS):
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
     table = accusation_table(ded.accomplice_possible)
-    ok = ded.candidate_mask().copy()
-    for i, value in enumerate(named):
-        ok &= table[:, i] == value
-    return np.unique(table[ok, part], return_counts=True)
+    return np.unique(table[_matching(ded, named), part], return_counts=True)
 
 
 def next_part_choices(ded: Deduction, named: tuple[int, ...] | list[int]) -> list[int]:
@@ -169,3 +176,31 @@ def accusation_shares(ded: Deduction, named: tuple[int, ...] | list[int]) -> np.
     values, counts = _next_part_counts(ded, named)
     total = max(int(counts.sum()), 1)
     return _part_vector(len(named), values, counts / total)
+
+
+def accusation_odds(
+    ded: Deduction, named: tuple[int, ...] | list[int], log_weights: np.ndarray
+) -> np.ndarray:
+    """The ``accusation_odds`` block (70 floats, laid out as the ``accusation_*`` blocks): for
+    each of :func:`next_part_choices`, the probability of the likeliest candidate that makes it,
+    among the candidates matching ``named`` weighed by ``exp(log_weights)``
+    (:func:`~parlour.envs.awkward_guests.case.generator.odds.candidate_log_weights`,
+    normalised over them; equal weights where the model rules them all out); the other parts
+    are 0. With nothing named, the largest entry (in the murderer block) is the probability of
+    the likeliest candidate left."""
+    part = len(named)
+    if part >= len(PART_OFFSETS):
+        return np.zeros(SOLUTION_SIZE, np.float32)
+    idx = _matching(ded, named)
+    if len(idx) == 0:
+        return np.zeros(SOLUTION_SIZE, np.float32)
+    weights = log_weights[idx]
+    top = weights.max()
+    chance = np.exp(weights - top) if np.isfinite(top) else np.ones(len(idx))
+    chance /= chance.sum()
+    values, inverse = np.unique(
+        accusation_table(ded.accomplice_possible)[idx, part], return_inverse=True
+    )
+    best = np.zeros(len(values))
+    np.maximum.at(best, inverse, chance)
+    return _part_vector(part, values, best)

@@ -12,7 +12,7 @@ equally).
 | ``offer`` | offers the matching cards that teach the asker least for their value: a card the asker has already seen (it is on the revealed pile, or the asker is known to have seen it) teaches nothing and is always offered; another card is offered when, on top of what the deducer knows the asker has seen, it rules out less than half the share of candidates its face value stands for |
 | ``answer`` | accepts a bid it can cover (``YES`` is legal) while more than one candidate is left and an asked reference is still open for it (its split is not zero); otherwise declines |
 | ``pay`` | pays with the cards least useful to the receiver: first those the receiver has already seen, then by the share of the receiver's known candidates they would rule out; among equals the least valuable single card that covers the rest of the bid, else the most valuable card (the solo deck learns nothing, so there only value counts) |
-| ``solution`` | accuses exactly when one candidate is left (``p=1``, the default); the risk variant ``guests.deducer:p=P`` accuses as soon as one candidate has probability ≥ ``P`` (``1 / candidates`` ≥ ``P``), naming a candidate drawn with its own generator (with ``pick=rare``: drawn among :func:`rarest_candidates`) |
+| ``solution`` | accuses exactly when one candidate is left (``p=1``, the default); the risk variant ``guests.deducer:p=P`` accuses as soon as one candidate has probability ≥ ``P`` (``1 / candidates`` ≥ ``P``), naming a candidate drawn with its own generator (with ``pick=rare``: drawn among :func:`rarest_candidates`; with ``pick=likely``: among :meth:`DeducerAgent.likeliest`); with ``odds=Q`` it also accuses once the likeliest candidate's chance under the case generator's odds is ≥ ``Q`` |
 | ``murderer`` … ``accomplice_motive`` | names the chosen candidate |
 | ``discard`` | keeps its most valuable cards (value pays for bids), preferring cards others have already seen (safe to offer and pay with) |
 
@@ -31,7 +31,11 @@ turns; ``threat=5760``, every solution at ``medium``+: whatever the candidates l
 (``uniform``, the default, or ``rare``): how a guess with several candidates left chooses the
 candidate it names — ``uniform`` at random, ``rare`` at random among :func:`rarest_candidates`
 (part by part, in naming order, the candidates whose choice of that part is the rarest among
-those still kept).
+those still kept), ``likely`` at random among :meth:`DeducerAgent.likeliest` (the candidates
+with the highest weight under the case generator's odds,
+:func:`~parlour.envs.awkward_guests.case.generator.odds.candidate_log_weights`); ``odds``
+(float in [0, 1], default 0: off): also accuse once the likeliest candidate's chance under those
+odds is at least ``odds``.
 
 Why ``threat`` works (issue 34; docs/guests_training.md, "4 players, medium: reading the other
 players"): a deducer declines a bid it can pay for almost only when one candidate is left (its
@@ -48,6 +52,15 @@ candidates left, over 3,000 games of four plain deducers (``tools/guests_decline
 such moments), a guess among :func:`rarest_candidates` names the solution 27.5% of the time,
 one at random 21.9% (3 candidates: 44.8% against 33.3%; 2 candidates: no difference — each
 choice is as rare as the other).
+
+Why ``pick=likely`` and ``odds`` work (issue 34; docs/guests_training.md, "4 players, medium:
+the generator's odds"): the generator's prior (a candidate without an accomplice is 15 times
+as likely as one with), the confirming proof boxes and the sightings seen (the culprits are only
+ever seen together) weigh the candidates left far from equally. At those same first Solution
+phases with 2 to 8 candidates the likeliest candidate is the solution about 40% of the time, and
+a player who accuses once the likeliest has a chance of at least 0.6 (or once another player
+declined every bid, with at most 64 candidates left) and names it wins far more than one who
+waits (``tools/guests_declines.py``, the ``pick=likely`` rule rows).
 """
 
 from __future__ import annotations
@@ -62,6 +75,7 @@ from parlour.envs.awkward_guests import actions as A
 from parlour.envs.awkward_guests.case.board import WALTON
 from parlour.envs.awkward_guests.case.cards import Card, card_exclusion_share
 from parlour.envs.awkward_guests.case.deduction import Deduction
+from parlour.envs.awkward_guests.case.generator.odds import candidate_log_weights
 from parlour.envs.awkward_guests.case.solution import Solution, candidate_solutions
 from parlour.envs.awkward_guests.game import accusation_actions
 
@@ -70,7 +84,9 @@ REPEAT_PENALTY = 0.05
 #: offer a card the asker may not have seen when it teaches less than this share of its value
 TEACH_RATIO = 0.5
 #: the ``pick`` option's values: how a guess chooses among the candidates left
-PICKS = ("uniform", "rare")
+PICKS = ("uniform", "rare", "likely")
+#: log weights this close to the highest count as tied (``pick=likely``)
+LIKELY_TIE = 1e-9
 #: per-game memo of what a card would teach a seat (cleared when it grows past this)
 TEACH_CACHE_SIZE = 4096
 
@@ -159,6 +175,7 @@ class DeducerAgent:
         start: int = 1,
         threat: int = 0,
         pick: str = "uniform",
+        odds: float = 0.0,
     ):
         if isinstance(p, bool) or not isinstance(p, int | float) or not 0.0 < p <= 1.0:
             raise ValueError(f"guests.deducer option p must be in (0, 1], got {p!r}")
@@ -166,6 +183,8 @@ class DeducerAgent:
             raise ValueError(f"guests.deducer option start must be an int >= 1, got {start!r}")
         if isinstance(threat, bool) or not isinstance(threat, int) or threat < 0:
             raise ValueError(f"guests.deducer option threat must be an int >= 0, got {threat!r}")
+        if isinstance(odds, bool) or not isinstance(odds, int | float) or not 0.0 <= odds <= 1.0:
+            raise ValueError(f"guests.deducer option odds must be in [0, 1], got {odds!r}")
         if pick not in PICKS:
             raise ValueError(
                 f"guests.deducer option pick must be one of {list(PICKS)}, got {pick!r}"
@@ -175,6 +194,7 @@ class DeducerAgent:
         self.start = start
         self.threat = threat
         self.pick = pick
+        self.odds = float(odds)
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
@@ -193,6 +213,8 @@ class DeducerAgent:
         self._by_id: dict[int, Card] = {}
         self._shares: dict[int, float] = {}
         self._scores_key: bytes | None = None
+        self._weights_key: int | None = None
+        self._weights: np.ndarray | None = None
         self._scores: np.ndarray | None = None
 
     # -- knowledge ------------------------------------------------------------------------------
@@ -301,7 +323,7 @@ class DeducerAgent:
         if decision == "pay":
             return self._pay(view, legal)
         if decision == "solution":
-            return self._solution(ded, legal, view.round, self._threatened(view))
+            return self._solution(view, ded, legal)
         if decision in _ACCUSE_STEP:
             return self._accuse(view, ded, legal, _ACCUSE_STEP[decision])
         if decision == "discard":
@@ -359,17 +381,47 @@ class DeducerAgent:
         """``threat`` is on and another player declined every bid of their turn this round."""
         return self.threat > 0 and declined_this_round(view)
 
-    def _solution(
-        self, ded: Deduction, legal: tuple[int, ...], round_: int = 1, threatened: bool = False
-    ) -> int:
+    def _log_weights(self, view: Any) -> np.ndarray:
+        """:func:`candidate_log_weights` of the notebook (memo per notebook length)."""
+        if self._weights_key != len(view.notebook):
+            facts = [f for card in view.notebook for f in card.facts]
+            self._weights = candidate_log_weights(facts, view.level)
+            self._weights_key = len(view.notebook)
+        return self._weights
+
+    def likeliest(self, view: Any) -> tuple[list[Solution], float]:
+        """The candidates left with the highest :func:`candidate_log_weights` (ties: all of
+        them) and the probability of each under those weights (1 with one candidate left)."""
+        ded = self._sync(view)
+        mask = ded.candidate_mask()
+        weights = np.where(mask, self._log_weights(view), -np.inf)
+        top = float(weights.max(initial=-np.inf))
+        if not mask.any():
+            return [], 0.0
+        if top == -np.inf:  # (the model rules out every candidate left: weigh them equally)
+            weights = np.where(mask, 0.0, -np.inf)
+            top = 0.0
+        best = np.flatnonzero(weights >= top - LIKELY_TIE)
+        chance = 1.0 / float(np.exp(weights[mask] - top).sum())
+        sols = candidate_solutions(view.accomplice_possible)
+        return [sols[int(i)] for i in best], chance
+
+    def _solution(self, view: Any, ded: Deduction, legal: tuple[int, ...]) -> int:
         count = ded.count()
-        threshold = self.threshold if round_ >= self.start else 1.0
-        if threatened:
+        threshold = self.threshold if view.round >= self.start else 1.0
+        if self._threatened(view):
             threshold = min(threshold, 1.0 / self.threat)
-        if A.YES in legal and count >= 1 and 1.0 / count >= threshold - 1e-12:
+        guess = count >= 1 and 1.0 / count >= threshold - 1e-12
+        likeliest: list[Solution] = []
+        if count > 1 and (self.odds > 0.0 or (guess and self.pick == "likely")):
+            likeliest, chance = self.likeliest(view)
+            guess = guess or (self.odds > 0.0 and chance >= self.odds - 1e-12)
+        if A.YES in legal and guess:
             cands = ded.candidates()
             if self.pick == "rare":
                 cands = rarest_candidates(cands)
+            elif self.pick == "likely" and count > 1:
+                cands = likeliest or self.likeliest(view)[0]
             self._target = cands[int(self.rng.integers(len(cands)))]
             return A.YES
         self._target = None

@@ -1,9 +1,9 @@
-"""The Awkward Guests plug-in: everything about it outside ``parlour.envs.awkward_guests``.
+r"""The Awkward Guests plug-in: everything about it outside ``parlour.envs.awkward_guests``.
 
 | part | here |
 |---|---|
 | the game | :data:`GAME` (``guests``, 1–8 players; the ``parlour.games`` entry point ``guests``) |
-| agents | ``guests.deducer[:p=P][,start=R][,threat=K][,pick=rare]`` (:mod:`~parlour.games.guests.deducer`) |
+| agents | ``guests.deducer[:p=P][,start=R][,threat=K][,pick=rare\|likely][,odds=Q]`` (:mod:`~parlour.games.guests.deducer`) |
 | baselines | ``random``, ``guests.deducer`` |
 | reward shaping | :class:`GuestsShaping` (training only; the wrapper options below) |
 | PPO features and policy | ``GuestsFeatures``, ``PriorHead``, ``GuestsPolicy`` (:mod:`parlour.games.guests.policy`, torch: loaded by training only) |
@@ -363,11 +363,14 @@ def deducer_agent(
     start: str | None = None,
     threat: str | None = None,
     pick: str | None = None,
+    odds: str | None = None,
 ) -> Agent:
-    """``guests.deducer[:p=P][,start=R][,threat=K][,pick=rare]``: reasons with the deduction
-    engine; accuses once a candidate has probability >= P (from round R on; before it, once one
-    candidate is left), or with at most K candidates left once another player declined every bid
-    this round; a guess names the rarest choice part by part with ``pick=rare``."""
+    """``guests.deducer[:p=P][,start=R][,threat=K][,pick=rare|likely][,odds=Q]``: reasons with
+    the deduction engine; accuses once a candidate has probability >= P (from round R on; before
+    it, once one candidate is left), or with at most K candidates left once another player
+    declined every bid this round, or once the likeliest candidate under the case generator's
+    odds has probability >= Q; a guess names the rarest choice part by part with ``pick=rare``,
+    the likeliest candidate with ``pick=likely``."""
     return DeducerAgent(
         spec,
         seed,
@@ -375,6 +378,7 @@ def deducer_agent(
         start=int_option("start", start, 1),
         threat=int_option("threat", threat, 0),
         pick="uniform" if pick is None else pick,
+        odds=float_option("odds", odds, 0.0),
     )
 
 
@@ -393,6 +397,7 @@ GAME = Game(
         (4, {"observation_mode": "deduced"}),
         (5, {"level": "medium", "observation_mode": "deduced_choices"}),
         (4, {"level": "medium", "observation_mode": "deduced_shares"}),
+        (4, {"level": "medium", "observation_mode": "deduced_odds"}),
         (6, {"cases": "classic"}),
         (8, {"level": "hard"}),
         (1, {"case_bank": "easy"}),

@@ -46,6 +46,12 @@ N_TIMING_FEATURES = 2
 #: another player still in declined every bid of their turn this round, and that times the
 #: chance that a guess is right
 N_THREAT_FEATURES = 2
+#: GuestsFeatures' odds features (``observation_mode="deduced_odds"``; 0 unless deciding whether
+#: to accuse): the chance of the likeliest candidate left (the largest ``accusation_odds``), and
+#: "another player declined every bid" times the log-scaled count of candidates left
+N_ODDS_FEATURES = 2
+#: ``accusation_odds`` entries within this of the largest count as the likeliest (``likely``)
+LIKELY_TOLERANCE = 1e-6
 
 
 def allowed_gate(layout: Mapping[str, slice], prefix: str = "deduced") -> np.ndarray:
@@ -157,6 +163,22 @@ def build_features() -> type:
         docs/guests_training.md). ``GuestsPolicy`` gives it one weight shared by every action,
         like ``allowed``.
 
+        With ``observation_mode="deduced_odds"`` (``deduced_shares`` plus the
+        ``accusation_odds`` block: the chance, under the case generator's odds, of the
+        likeliest candidate left making each choice), the output gains, after ``rare``,
+        :data:`N_ODDS_FEATURES` solution features and one more per-action block, ``likely``, so
+        that the linear heads can accuse when a candidate is likely enough and name it, as
+        ``guests.deducer:odds=Q,pick=likely`` does (docs/guests_training.md, "4 players,
+        medium: the generator's odds"):
+
+        | odds feature | content |
+        |---|---|
+        | ``top`` | deciding whether to accuse: the chance of the likeliest candidate left |
+        | ``declined_count`` | deciding whether to accuse: ``declined`` (as the threat feature) times ``deduced_count`` (the log-scaled count of candidates left), so that "another player declined every bid and at most K candidates are left" is one weighted sum |
+        | ``likely`` (per action) | naming a part: ``allowed`` where the action's ``accusation_odds`` is the largest (ties: all of them) |
+
+        ``GuestsPolicy`` gives ``likely`` one weight shared by every action, like ``rare``.
+
         Models saved without the options read the same features as before.
         """
 
@@ -181,14 +203,16 @@ def build_features() -> type:
             self.deduced = mode in GO.DEDUCED_MODES
             self.choices = mode in GO.CHOICE_MODES
             #: whether the output holds the per-action ``rare`` features (``deduced_shares``)
-            self.shares = mode == "deduced_shares"
+            self.shares = mode in GO.SHARE_MODES
+            #: whether the output holds the odds features (``deduced_odds``)
+            self.odds = mode == "deduced_odds"
             extra = A.NUM_ACTIONS + N_SOLUTION_FLAGS if self.deduced else 0
             extra += 1 if self.choices else 0  # (the guess's chance: 1 / candidates)
             for name, flag in (("timing", timing), ("threat", threat)):
                 if flag and not self.choices:
                     raise ValueError(
-                        f"GuestsFeatures: {name} needs observation_mode deduced_choices or "
-                        f"deduced_shares, not {mode!r}"
+                        f"GuestsFeatures: {name} needs observation_mode one of "
+                        f"{list(GO.CHOICE_MODES)}, not {mode!r}"
                     )
             #: whether the output holds the timing features (``timing=True``)
             self.timing = timing
@@ -204,6 +228,12 @@ def build_features() -> type:
             #: without ``deduced_shares``
             self.rare_slice = slice(n + extra, n + extra + A.NUM_ACTIONS) if self.shares else None
             extra += A.NUM_ACTIONS if self.shares else 0
+            #: columns holding ``PRIOR_SCALE · odds features``; None without ``deduced_odds``
+            self.odds_slice = slice(n + extra, n + extra + N_ODDS_FEATURES) if self.odds else None
+            extra += N_ODDS_FEATURES if self.odds else 0
+            #: columns holding ``PRIOR_SCALE · likely`` (one per action); None without
+            self.likely_slice = slice(n + extra, n + extra + A.NUM_ACTIONS) if self.odds else None
+            extra += A.NUM_ACTIONS if self.odds else 0
             cards = len(CARD_FEATURES) * GO.N_SLOTS if self.choices else 0
             super().__init__(observation_space, n + extra + cards + hidden[-1])
             #: columns of the output holding ``PRIOR_SCALE · allowed`` (one per action), for
@@ -227,6 +257,8 @@ def build_features() -> type:
                 self.last_turns = layout["last_turns"]
             if self.shares:
                 self.acc_shares = layout["accusation_shares"]
+            if self.odds:
+                self.acc_odds = layout["accusation_odds"]
             if self.choices:
                 self.hand = layout["hand"]
                 self.share = layout["hand_share"]
@@ -263,9 +295,23 @@ def build_features() -> type:
                 if self.shares:  # per action: allowed · (1 − its share of the candidates)
                     rare = obs[:, self.ded] * (1 - obs[:, self.acc_shares])
                     extra.append(torch.einsum("bd,bk,dka->ba", dec, rare, self.gate))
+                if self.odds:
+                    extra += self._odds(obs, dec, deciding)
                 extra.append(self._cards(obs, dec))
             extra = torch.cat(extra, dim=1)
             return torch.cat([obs, PRIOR_SCALE * extra, self.mlp(torch.cat([obs, extra], 1))], 1)
+
+        def _odds(
+            self, obs: torch.Tensor, dec: torch.Tensor, deciding: torch.Tensor
+        ) -> list[torch.Tensor]:
+            """The odds features (``top``, ``declined_count``) and the per-action ``likely``."""
+            odds = obs[:, self.acc_odds]
+            top = odds.amax(dim=1, keepdim=True)
+            count = obs[:, self.count : self.count + 1]
+            declined_count = deciding * self._declined(obs) * count
+            best = obs[:, self.ded] * (odds >= top - LIKELY_TOLERANCE).float() * (odds > 0).float()
+            likely = torch.einsum("bd,bk,dka->ba", dec, best, self.gate)
+            return [deciding * top, declined_count, likely]
 
         def _declined(self, obs: torch.Tensor) -> torch.Tensor:
             """``(batch, 1)``: 1 when another seat still in (egocentric blocks 1.., present and
@@ -315,7 +361,8 @@ def build_prior_head() -> type:
         ``Σ_f v_f · latent[cards][f, slot]``, one learned scalar ``v_f`` per card feature
         (initialised to 0). With ``rare`` (one column per action, as
         ``GuestsFeatures.rare_slice``) they also get ``u · latent[rare]``, one more shared
-        scalar ``u`` (initialised to 0)."""
+        scalar ``u`` (initialised to 0); with ``likely`` (as ``GuestsFeatures.likely_slice``)
+        likewise ``l · latent[likely]``."""
 
         def __init__(
             self,
@@ -323,6 +370,7 @@ def build_prior_head() -> type:
             prior: slice,
             cards: tuple[slice, int] | None = None,
             rare: slice | None = None,
+            likely: slice | None = None,
         ) -> None:
             super().__init__()
             if prior.stop - prior.start != linear.out_features:
@@ -343,11 +391,18 @@ def build_prior_head() -> type:
                 if rare.stop - rare.start != linear.out_features:
                     raise ValueError(f"PriorHead: {rare} is not one column per action")
                 self.rare_weight = torch.nn.Parameter(torch.zeros(()))
+            self.likely = likely
+            if likely is not None:
+                if likely.stop - likely.start != linear.out_features:
+                    raise ValueError(f"PriorHead: {likely} is not one column per action")
+                self.likely_weight = torch.nn.Parameter(torch.zeros(()))
 
         def forward(self, latent: torch.Tensor) -> torch.Tensor:
             logits = self.linear(latent) + self.prior_weight * latent[:, self.start : self.stop]
             if self.rare is not None:
                 logits = logits + self.rare_weight * latent[:, self.rare]
+            if self.likely is not None:
+                logits = logits + self.likely_weight * latent[:, self.likely]
             if self.cards is None:
                 return logits
             rows = latent[:, self.cards].reshape(latent.shape[0], len(CARD_FEATURES), self.slots)
@@ -378,7 +433,7 @@ def build_policy() -> type:
         weight per card feature of ``GuestsFeatures`` (what a card would teach the counterpart,
         …), for the same reason: every offer and payment, of any hand slot, trains them. With
         ``deduced_shares`` the accusation-naming logits also get one shared weight on the
-        ``rare`` features.
+        ``rare`` features, with ``deduced_odds`` one more on the ``likely`` features.
 
         Only with ``ppo.net_arch: []`` (the heads read the extractor's output directly) and a
         ``deduced`` observation; otherwise it is the plain MaskablePPO policy.
@@ -392,7 +447,8 @@ def build_policy() -> type:
             card_slice = getattr(self.features_extractor, "card_slice", None)
             cards = None if card_slice is None else (card_slice, A.CARD_0)
             rare = getattr(self.features_extractor, "rare_slice", None)
-            self.action_net = PriorHead(self.action_net, prior, cards, rare)
+            likely = getattr(self.features_extractor, "likely_slice", None)
+            self.action_net = PriorHead(self.action_net, prior, cards, rare, likely)
             self.optimizer = self.optimizer_class(
                 self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs
             )

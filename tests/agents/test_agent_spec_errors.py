@@ -24,6 +24,6 @@ def test_audition_errors_name_each_agents_options(spec, game):
 def test_another_games_prefix_still_lists_this_games_agents():
     with pytest.raises(
         ValueError,
-        match=r"plays guest, not 'guests'; known agents: .*guests\.deducer\[:p=P,start=START,threat=THREAT,pick=PICK\]",
+        match=r"plays guest, not 'guests'; known agents: .*guests\.deducer\[:p=P,start=START,threat=THREAT,pick=PICK,odds=ODDS\]",
     ):
         make_agent("guest.deducer", get_game("guests"))

@@ -411,5 +411,63 @@ def test_pick_rare_names_a_rarest_candidate_in_whole_games():
 
 
 def test_bad_pick_option_names_the_allowed_values():
-    with pytest.raises(ValueError, match=r"pick must be one of \['uniform', 'rare'\]"):
+    with pytest.raises(ValueError, match=r"pick must be one of \['uniform', 'rare', 'likely'\]"):
         make_agent("guests.deducer:pick=best", get_game("guests"))
+
+
+@pytest.mark.parametrize("bad", ["-0.1", "1.5", "x"])
+def test_bad_odds_option(bad):
+    with pytest.raises(ValueError, match="odds"):
+        make_agent(f"guests.deducer:odds={bad}", get_game("guests"))
+
+
+def test_likeliest_are_the_highest_weighted_candidates_left():
+    """``likeliest``: the candidates left whose :func:`candidate_log_weights` is the highest,
+    and the chance of one of them among all candidates left, on a real notebook."""
+    from parlour.envs.awkward_guests.case.generator.odds import candidate_log_weights
+    from parlour.envs.awkward_guests.case.solution import candidate_index
+
+    view, count = _view_with_candidates(3, 40)
+    agent = DeducerAgent(seed=0)
+    cands = agent.candidates(view)
+    facts = [f for card in view.notebook for f in card.facts]
+    weights = candidate_log_weights(facts, view.level)[[candidate_index(c) for c in cands]]
+    best, chance = agent.likeliest(view)
+    assert best == [c for c, w in zip(cands, weights, strict=True) if w == weights.max()]
+    assert chance == pytest.approx(1.0 / np.exp(weights - weights.max()).sum())
+    assert len(cands) == count and 1.0 / count <= chance <= 1.0
+
+
+def test_odds_accuses_once_the_likeliest_is_likely_enough():
+    """``odds=Q``: accuses (naming a likeliest candidate with ``pick=likely``) exactly when the
+    likeliest candidate's chance is at least ``Q``."""
+    view, _ = _view_with_candidates(3, 40)
+    _, chance = DeducerAgent(seed=0).likeliest(view)
+    assert DeducerAgent(seed=0, odds=min(1.0, chance + 1e-3)).act({}, view) == A.NO
+    agent = DeducerAgent(seed=0, odds=chance, pick="likely")
+    assert agent.act({}, view) == A.YES
+    assert agent._target in agent.likeliest(view)[0]
+
+
+def test_pick_likely_names_a_likeliest_candidate_in_whole_games():
+    """``pick=likely``: every accusation with several candidates left names one of
+    ``likeliest`` (whole 4-player games, ``threat=64,odds=0.6``), and some with a chance above
+    ``1 / candidates`` (the odds mattered)."""
+    env = raw_env(num_players=4, level="medium")
+    named: list[tuple] = []
+
+    def watch(seat, view, action):
+        if agents[seat] is likely and view.decision == "solution" and action == A.YES:
+            cands = likely.candidates(view)
+            if len(cands) > 1:
+                named.append((likely._target, *likely.likeliest(view), len(cands)))
+
+    for seed in range(12):
+        agents = [make_agent("guests.deducer", get_game("guests")) for _ in range(3)]
+        spec = "guests.deducer:threat=64,odds=0.6,pick=likely"
+        likely = make_agent(spec, get_game("guests"), seed=seed)
+        agents.insert(seed % 4, likely)
+        _play(env, agents, seed, watch)
+    assert named
+    assert all(target in best for target, best, _, _ in named)
+    assert any(chance > 1.0 / k + 1e-9 for _, _, chance, k in named)

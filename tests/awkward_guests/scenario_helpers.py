@@ -373,6 +373,17 @@ ACCUSATION_BLOCKS = ("murderers", "motives", "weapons", "accomplices", "accompli
 ACCUSATION_NAMES = (A.SUSPECTS, A.MOTIVES, A.WEAPONS, A.SUSPECTS, A.MOTIVES)
 
 
+def accusation_part_cells(block: np.ndarray, part: int) -> np.ndarray:
+    """The cells of accusation part ``part`` (engine order) in a 70-float block laid out as the
+    five ``accusation_*`` blocks (``accusation_shares``, ``accusation_odds``)."""
+    from parlour.envs.awkward_guests.observation import make_layout
+
+    layout = make_layout("deduced_choices")
+    first = layout["accusation_murderers"].start
+    piece = layout[f"accusation_{ACCUSATION_BLOCKS[part]}"]
+    return block[piece.start - first : piece.stop - first]
+
+
 def candidates_matching_named_parts(env, name: str, view) -> list:
     """At ``name``'s decision naming a part of its accusation: the candidate solutions its
     notebook leaves that match every part named so far (``view.pending_accusation``)."""

@@ -220,7 +220,7 @@ def _to_solution_phase(env, rng):
         env.step(int(rng.choice(np.flatnonzero(mask))))
 
 
-@pytest.mark.parametrize("mode", ["notebook", "deduced_choices", "deduced_shares"])
+@pytest.mark.parametrize("mode", ["notebook", "deduced_choices", "deduced_shares", "deduced_odds"])
 def test_a_pending_accusation_never_shows_to_anyone_else(mode):
     for n, level in ((3, "easy"), (4, "expert"), (2, "medium")):
         case = generated_case(level, 51)

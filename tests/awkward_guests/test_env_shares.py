@@ -18,6 +18,7 @@ from .scenario_helpers import (
     ACCUSATION_BLOCKS,
     ACCUSATION_NAMES,
     ACCUSATION_PARTS,
+    accusation_part_cells,
     candidates_matching_named_parts,
     deducer_decisions,
 )
@@ -39,13 +40,6 @@ def test_layout_is_deduced_choices_plus_the_shares_block():
 def test_unknown_observation_mode_lists_deduced_shares():
     with pytest.raises(ValueError, match="deduced_shares"):
         raw_env(num_players=2, observation_mode="shares")
-
-
-def _part_block(block: np.ndarray, part: int) -> np.ndarray:
-    """The cells of accusation part ``part`` (engine order) in a 70-float share block."""
-    first = CHOICES["accusation_murderers"].start
-    piece = CHOICES[f"accusation_{BLOCKS[part]}"]
-    return block[piece.start - first : piece.stop - first]
 
 
 @pytest.mark.parametrize(("players", "level", "p"), [(4, "medium", 0.2), (3, "hard", 0.1)])
@@ -74,7 +68,7 @@ def test_shares_are_the_counts_of_candidates_matching_the_named_parts(players, l
             for value, count in counts.items():
                 index = len(NAMES[k]) if value is None else NAMES[k].index(value)
                 expected[index] = count / len(cands)
-            np.testing.assert_allclose(_part_block(shares, k), expected, rtol=1e-6)
+            np.testing.assert_allclose(accusation_part_cells(shares, k), expected, rtol=1e-6)
             assert shares.sum() == pytest.approx(1.0, abs=1e-5)
             uneven += len(set(counts.values())) > 1
         else:

@@ -207,16 +207,98 @@ def test_rare_features_name_the_rarest_choice_at_every_decision():
     assert named and narrowed, (named, narrowed)  # (some choice was rarer than another)
 
 
+def test_odds_features_follow_the_deducers_likeliest_at_every_decision():
+    """``deduced_odds``: at each "accuse now?" decision of whole games of
+    ``threat=64,odds=0.6,pick=likely`` deducers, ``top`` is the deducer's ``likeliest`` chance
+    and ``declined_count`` its ``declined_this_round`` times ``deduced_count``; at each naming
+    decision the ``likely`` columns are ``allowed`` where ``accusation_odds`` is the largest, and
+    hold the part the deducer names; all 0 elsewhere. The odds columns follow ``rare``, then
+    ``likely``, then the card rows."""
+    from parlour.games.guests.deducer import declined_this_round
+    from parlour.games.guests.policy import N_ODDS_FEATURES, PRIOR_SCALE, GuestsFeatures
+    from tests.awkward_guests.scenario_helpers import deducer_decisions
+
+    odds_layout = GO.make_layout("deduced_odds")
+    options = dict(OPTIONS, observation_mode="deduced_odds")
+    space = SingleSeatEnv(get_game("guests"), 4, options, seat=0).observation_space
+    feats = GuestsFeatures(space, threat=True)
+    assert feats.odds_slice.start == feats.rare_slice.stop
+    assert feats.odds_slice.stop - feats.odds_slice.start == N_ODDS_FEATURES
+    assert feats.likely_slice.start == feats.odds_slice.stop
+    assert feats.card_slice.start == feats.likely_slice.stop
+    shares_space = SingleSeatEnv(
+        get_game("guests"), 4, dict(OPTIONS, observation_mode="deduced_shares"), seat=0
+    ).observation_space
+    assert GuestsFeatures(shares_space).likely_slice is None
+    count = odds_layout["deduced_count"].start
+    solutions = named = narrowed = declined_seen = 0
+    spec = "guests.deducer:threat=64,odds=0.6,pick=likely"
+    for env, _, obs, view, agent in deducer_decisions(4, "medium", spec, 10, "deduced_odds"):
+        o = obs["observation"]
+        with torch.no_grad():
+            out = feats(torch.as_tensor(o)[None])[0] / PRIOR_SCALE
+        got, likely = out[feats.odds_slice].numpy(), out[feats.likely_slice].numpy()
+        d = env.game.decision
+        if d == G.D_SOLUTION:
+            declined = declined_this_round(view)
+            want = [agent.likeliest(view)[1], declined * o[count]]
+            np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-6)
+            assert not likely.any()
+            solutions += 1
+            declined_seen += declined
+        elif G.D_MURDERER <= d <= G.D_ACC_MOTIVE:
+            assert not got.any()
+            allowed = _expected_allowed(o[: GO.layout_size(LAYOUT)], d)
+            odds = _expected_allowed(
+                np.r_[o[: LAYOUT["accusation_murderers"].start], o[odds_layout["accusation_odds"]]],
+                d,
+            )
+            best = (allowed > 0) & (odds >= odds.max() - 1e-6) & (odds > 0)
+            np.testing.assert_array_equal(likely, best.astype(np.float32))
+            parts = G.accusation_actions(agent._target, view.accomplice_possible)
+            assert likely[parts[d - G.D_MURDERER]] == 1.0, d
+            named += 1
+            narrowed += int(best.sum()) < int((allowed > 0).sum())
+        else:
+            assert not got.any() and not likely.any(), d
+    assert solutions and named and narrowed and declined_seen
+
+
+def test_an_odds_model_has_the_shared_likely_weight_and_survives_save_load(tmp_path):
+    """A model on ``deduced_odds`` gets ``PriorHead.likely_weight`` beside ``rare_weight``, and
+    its saved file loads to the same logits with both weights set."""
+    from parlour.train.config import config_from_dict
+    from parlour.train.train import build_model, make_vec_env
+
+    base = _tiny_config("odds")
+    cfg = config_from_dict(
+        dict(base, game_options={"level": "medium", "observation_mode": "deduced_odds"})
+    )
+    model = build_model(cfg, make_vec_env(cfg))
+    head = model.policy.action_net
+    assert head.likely == model.policy.features_extractor.likely_slice
+    with torch.no_grad():
+        head.likely_weight.fill_(1.5)
+        head.rare_weight.fill_(0.25)
+    loaded = _saved_and_loaded(model, tmp_path / "model.safetensors")
+    assert float(loaded.action_net.likely_weight.detach()) == pytest.approx(1.5)
+    assert float(loaded.action_net.rare_weight.detach()) == pytest.approx(0.25)
+
+
 def test_timing_is_refused_without_choices_or_as_a_non_bool():
     from parlour.games.guests.policy import GuestsFeatures
 
     deduced = SingleSeatEnv(get_game("guests"), 4, {"level": "medium"}, seat=0)
-    with pytest.raises(ValueError, match="timing needs observation_mode deduced_choices"):
+    with pytest.raises(
+        ValueError, match=r"timing needs observation_mode one of \['deduced_choices'"
+    ):
         GuestsFeatures(deduced.observation_space, timing=True)
     choices = SingleSeatEnv(get_game("guests"), 4, OPTIONS, seat=0)
     with pytest.raises(ValueError, match="timing must be true or false, got 1"):
         GuestsFeatures(choices.observation_space, timing=1)
-    with pytest.raises(ValueError, match="threat needs observation_mode deduced_choices"):
+    with pytest.raises(
+        ValueError, match=r"threat needs observation_mode one of \[.deduced_choices."
+    ):
         GuestsFeatures(deduced.observation_space, threat=True)
     with pytest.raises(ValueError, match="threat must be true or false, got 'yes'"):
         GuestsFeatures(choices.observation_space, threat="yes")
@@ -325,12 +407,25 @@ def test_timing_is_saved_with_the_model_and_moves_only_the_accuse_decision(tmp_p
     assert all(v == 0.0 for d, v in moved.items() if d != G.D_SOLUTION), moved
 
 
+def _saved_and_loaded(model, path):
+    """``model`` saved to ``path`` and loaded back; the loaded policy's logits are the model's."""
+    from parlour.agents.model_file import load_policy_file
+    from parlour.train.model import save_model
+
+    save_model(model, path)
+    loaded = load_policy_file(path)
+    obs = torch.as_tensor(model.env.reset())
+    with torch.no_grad():
+        want = model.policy.get_distribution(obs).distribution.logits
+        got = loaded.get_distribution(obs).distribution.logits
+    np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-5, atol=1e-5)
+    return loaded
+
+
 def test_a_shares_model_has_the_shared_rare_weight_and_survives_save_load(tmp_path):
     """A model on ``deduced_shares`` gets ``PriorHead.rare_weight`` (a ``deduced_choices`` model
     does not), and its saved file loads to the same logits with that weight set."""
-    from parlour.agents.model_file import load_policy_file
     from parlour.train.config import config_from_dict
-    from parlour.train.model import save_model
     from parlour.train.train import build_model, make_vec_env
 
     base = _tiny_config("shares")
@@ -345,11 +440,5 @@ def test_a_shares_model_has_the_shared_rare_weight_and_survives_save_load(tmp_pa
     assert not hasattr(plain.policy.action_net, "rare_weight")
     with torch.no_grad():
         head.rare_weight.fill_(0.75)
-    save_model(model, tmp_path / "model.safetensors")
-    loaded = load_policy_file(tmp_path / "model.safetensors")
+    loaded = _saved_and_loaded(model, tmp_path / "model.safetensors")
     assert float(loaded.action_net.rare_weight.detach()) == pytest.approx(0.75)
-    obs = torch.as_tensor(model.env.reset())
-    with torch.no_grad():
-        want = model.policy.get_distribution(obs).distribution.logits
-        got = loaded.get_distribution(obs).distribution.logits
-    np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-5, atol=1e-5)

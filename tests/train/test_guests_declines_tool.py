@@ -78,10 +78,24 @@ def test_logged_games_and_tables_are_consistent():
     signal = tool.signal_table(games).splitlines()
     assert signal[2].startswith("| declined_all |") and signal[3].startswith("| declined_some |")
     table = tool.rule_table(games).splitlines()
-    assert len(table) == 2 + len(rules) + 1  # (+ the pick=rare row)
-    assert table[-2].startswith("| declined_all, at most 8 candidates, pick=rare |")
+    likely = tool.likely_rules()
+    assert len(table) == 2 + len(rules) + 2 + len(likely)  # (+ pick=rare and pick=likely rows)
+    assert table[-6].startswith("| declined_all, at most 8 candidates, pick=rare |")
+    assert table[-5].startswith("| declined_all, at most 8 candidates, pick=likely |")
+    assert [row.split("|")[1].strip() for row in table[-4:-1]] == list(likely)
+    for phase in (p for g in games for p in g.phases):
+        for k, right, chance in zip(
+            phase.candidates, phase.likely_right, phase.likely_chance, strict=True
+        ):
+            assert 1 / k - 1e-9 <= chance <= 1.0  # (the likeliest: at least an even share)
+            assert right == 0.0 or 1 / k <= right + 1e-9 <= 1.0 + 1e-9
+            assert k > 1 or (right == 1.0 and chance == 1.0)
+    # (the teacher's rule, either of its parts, fired in these games)
+    either = likely[next(name for name in likely if name.startswith("either"))]
+    assert any(either(p, s) for g in games for p in g.phases for s in range(4))
     guesses = tool.guess_table(games).splitlines()
     assert guesses[-1].startswith("| 2–8 |")
+    assert guesses[0].endswith("| pick=likely right |")
     for row in guesses[2:-1]:  # a random guess is right with probability 1 / candidates
         k, _, uniform = row.strip("|").split("|")[:3]
         assert uniform.strip() == f"{1 / int(k):.1%}"

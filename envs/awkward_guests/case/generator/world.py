@@ -24,7 +24,12 @@ from ..solution import Solution
 from .draws import choice_count, pick
 from .recipes import RECIPES
 
-__all__ = ["sample_truth"]
+__all__ = ["sample_truth", "CULPRIT_SIGHTINGS", "LONE_SIGHTINGS"]
+
+#: with an accomplice, how many times (fewest, most) the staff saw ``M`` and ``A`` together
+CULPRIT_SIGHTINGS = (1, 2)
+#: how many suspects (fewest, most) the staff saw alone (drawn among those who may be seen)
+LONE_SIGHTINGS = (1, 3)
 
 
 def _walk_graph(board: Board) -> dict[str, tuple[str, ...]]:
@@ -116,7 +121,7 @@ def sample_truth(
     non_study = [r for r in board.rooms if r != board.crime_scene]
     sightings: list[dict] = []
     if acc is not None:
-        for _ in range(int(rng.integers(1, 3))):
+        for _ in range(int(rng.integers(CULPRIT_SIGHTINGS[0], CULPRIT_SIGHTINGS[1] + 1))):
             sightings.append({"room": pick(rng, non_study), "suspects": sorted((m, acc))})
     free = innocents if acc is not None else list(sus)
     pairs = [(a, b) for i, a in enumerate(free) for b in free[i + 1 :]]
@@ -124,7 +129,8 @@ def sample_truth(
     n_pairs = min(len(pairs), int(rng.integers(lo, hi + 1)))
     for i in rng.permutation(len(pairs))[:n_pairs]:
         sightings.append({"room": pick(rng, non_study), "suspects": sorted(pairs[int(i)])})
-    for i in rng.permutation(len(free))[: int(rng.integers(1, 4))]:
+    lone_order = rng.permutation(len(free))  # (drawn before the count: the case stream)
+    for i in lone_order[: int(rng.integers(LONE_SIGHTINGS[0], LONE_SIGHTINGS[1] + 1))]:
         sightings.append({"room": pick(rng, non_study), "suspects": [free[int(i)]]})
     order = rng.permutation(len(sightings))
     sightings = [sightings[int(i)] for i in order]
