@@ -18,8 +18,11 @@ seat the candidates its notebook leaves and whether it declined every bid of its
   (``pick=likely``, :meth:`~parlour.games.guests.deducer.DeducerAgent.likeliest`), by
   candidates left;
 * **rules**: the win share per seat of a player who plays as the plain deducer but accuses (a
-  candidate drawn at random, or with ``pick=rare`` among the rarest) at the first Solution phase
-  where a rule fires with two or more candidates left. Since waiting changes nothing, each seat of each logged game is scored
+  candidate drawn at random, with ``pick=rare`` among the rarest, with ``pick=likely`` among the
+  likeliest) at the first Solution phase where a rule fires with two or more candidates left; the
+  ``pick=likely`` rows include the rules of ``guests.deducer:threat=64,odds=0.6,pick=likely``
+  (:func:`likely_rules`: the likeliest candidate's chance reaches 0.6, or another player declined
+  every bid with at most 64 candidates left, or either). Since waiting changes nothing, each seat of each logged game is scored
   exactly, without playing it again: the guess is right with probability ``1 / candidates``
   (``pick=rare`` / ``pick=likely``: the share of the rarest / likeliest candidates that is the
   solution, 0 or ``1 / their number``; a win shared with any other player who accuses rightly in that phase); if the rule never
