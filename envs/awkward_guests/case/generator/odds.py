@@ -33,7 +33,8 @@ sightings as independent draws: an approximation. The ``-inf`` terms (a crime mo
 refuting box, a culprit seen with an innocent or alone) are rules of *generated* cases; a
 hand-made case that breaks them can get its solution ruled out here (the 30 classic cases do
 not). Not used yet: an innocent pair is seen at most once, so the same pair seen together in two
-rooms is the murderer and the accomplice. The other facts count only through
+rooms is the murderer and the accomplice (at the first Solution phases with 2–8 candidates left
+it changed no pick: docs/guests_training.md). The other facts count only through
 consistency (pass the engine's mask). Measured at each seat's first Solution phase with 2–8
 candidates left, over 3,000 four-player ``medium`` games of plain deducers
 (``tools/guests_declines.py --games 3000 --seed 100000``, 7,915 such moments): the candidate
