@@ -87,9 +87,8 @@ from .case.generator.odds import candidate_log_weights
 from .notebook import NOTEBOOK_SIZE, card_cells
 from .observation_layout import *  # noqa: F403  (re-exported: the layout is this module's API)
 from .solution_blocks import (
+    accusation_blocks,
     accusation_odds,
-    accusation_shares,
-    accusation_vector,
     deduced_vector,
     solution_vector,
 )
@@ -508,9 +507,10 @@ class ObservationEncoder:
         if naming:
             named = state.accusations.get(observer, ())
             ded = self.deduction(state, observer)
-            self._acc_view[:] = accusation_vector(ded, named)
+            allowed, shares = accusation_blocks(ded, named)
+            self._acc_view[:] = allowed
             if self.shares:
-                self._acc_share_view[:] = accusation_shares(ded, named)
+                self._acc_share_view[:] = shares
         elif self._acc_set:
             self._acc_view.fill(0.0)
             if self.shares:

@@ -105,15 +105,12 @@ _CHOICE_BLOCKS: tuple[tuple[str, int], ...] = (
     ("accusation_accomplices", N_SUSPECTS + 1),
     ("accusation_accomplice_motives", N_MOTIVES + 1),
 )
-_SHARE_BLOCKS: tuple[tuple[str, int], ...] = (
-    ("accusation_shares", N_SUSPECTS + N_MOTIVES + N_WEAPONS + N_SUSPECTS + 1 + N_MOTIVES + 1),
-)
-_ODDS_BLOCKS: tuple[tuple[str, int], ...] = (
-    ("accusation_odds", N_SUSPECTS + N_MOTIVES + N_WEAPONS + N_SUSPECTS + 1 + N_MOTIVES + 1),
-)
-_SEER_BLOCKS: tuple[tuple[str, int], ...] = (
-    ("seer_solution", N_SUSPECTS + N_MOTIVES + N_WEAPONS + N_SUSPECTS + 1 + N_MOTIVES + 1),
-)
+#: a block laid out as the five ``accusation_*`` blocks: murderer (6), motive (18), weapon (20),
+#: accomplice (6 + none), accomplice motive (18 + none)
+N_SOLUTION = N_SUSPECTS + N_MOTIVES + N_WEAPONS + N_SUSPECTS + 1 + N_MOTIVES + 1  # 70
+_SHARE_BLOCKS: tuple[tuple[str, int], ...] = (("accusation_shares", N_SOLUTION),)
+_ODDS_BLOCKS: tuple[tuple[str, int], ...] = (("accusation_odds", N_SOLUTION),)
+_SEER_BLOCKS: tuple[tuple[str, int], ...] = (("seer_solution", N_SOLUTION),)
 OBSERVATION_MODES = ("notebook", "deduced", "deduced_choices", "deduced_shares", "deduced_odds")
 #: the modes with the ``deduced_*`` blocks
 DEDUCED_MODES = ("deduced", "deduced_choices", "deduced_shares", "deduced_odds")

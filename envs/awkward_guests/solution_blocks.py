@@ -162,20 +162,19 @@ def _part_vector(part: int, values: np.ndarray, weights: np.ndarray) -> np.ndarr
     return out
 
 
-def accusation_vector(ded: Deduction, named: tuple[int, ...] | list[int]) -> np.ndarray:
-    """The ``accusation_*`` blocks (70 floats): 1 for each of :func:`next_part_choices` in the
-    block of the part after ``named``; the other parts are 0."""
-    values, _ = _next_part_counts(ded, named)
-    return _part_vector(len(named), values, np.ones(len(values)))
-
-
-def accusation_shares(ded: Deduction, named: tuple[int, ...] | list[int]) -> np.ndarray:
-    """The ``accusation_shares`` block (70 floats, laid out as the ``accusation_*`` blocks): for
-    each of :func:`next_part_choices`, the share of the candidates matching ``named`` that make
-    it (the shares of a part sum to 1); the other parts are 0."""
+def accusation_blocks(
+    ded: Deduction, named: tuple[int, ...] | list[int]
+) -> tuple[np.ndarray, np.ndarray]:
+    """The ``accusation_*`` blocks and the ``accusation_shares`` block (70 floats each, from one
+    pass over the candidates): 1 for each of :func:`next_part_choices` in the block of the part
+    after ``named``, and for each of them the share of the candidates matching ``named`` that
+    make it (the shares of a part sum to 1); the other parts are 0."""
     values, counts = _next_part_counts(ded, named)
+    part = len(named)
     total = max(int(counts.sum()), 1)
-    return _part_vector(len(named), values, counts / total)
+    return _part_vector(part, values, np.ones(len(values))), _part_vector(
+        part, values, counts / total
+    )
 
 
 def accusation_odds(

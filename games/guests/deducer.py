@@ -421,7 +421,7 @@ class DeducerAgent:
             if self.pick == "rare":
                 cands = rarest_candidates(cands)
             elif self.pick == "likely" and count > 1:
-                cands = likeliest or self.likeliest(view)[0]
+                cands = likeliest  # (computed above: a guess with several candidates left)
             self._target = cands[int(self.rng.integers(len(cands)))]
             return A.YES
         self._target = None

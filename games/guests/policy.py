@@ -289,26 +289,31 @@ def build_features() -> type:
                 if self.timing:
                     round_ = obs[:, self.round : self.round + 1]
                     extra += [deciding * round_, chance * round_]  # (N_TIMING_FEATURES)
-                if self.threat:
+                if self.threat or self.odds:
                     declined = deciding * self._declined(obs)
+                if self.threat:
                     extra += [declined, declined * chance]  # (N_THREAT_FEATURES)
                 if self.shares:  # per action: allowed · (1 − its share of the candidates)
                     rare = obs[:, self.ded] * (1 - obs[:, self.acc_shares])
                     extra.append(torch.einsum("bd,bk,dka->ba", dec, rare, self.gate))
                 if self.odds:
-                    extra += self._odds(obs, dec, deciding)
+                    extra += self._odds(obs, dec, deciding, declined)
                 extra.append(self._cards(obs, dec))
             extra = torch.cat(extra, dim=1)
             return torch.cat([obs, PRIOR_SCALE * extra, self.mlp(torch.cat([obs, extra], 1))], 1)
 
         def _odds(
-            self, obs: torch.Tensor, dec: torch.Tensor, deciding: torch.Tensor
+            self,
+            obs: torch.Tensor,
+            dec: torch.Tensor,
+            deciding: torch.Tensor,
+            declined: torch.Tensor,
         ) -> list[torch.Tensor]:
-            """The odds features (``top``, ``declined_count``) and the per-action ``likely``."""
+            """The odds features (``top``, ``declined_count``) and the per-action ``likely``
+            (``declined``: the threat feature, already times ``deciding``)."""
             odds = obs[:, self.acc_odds]
             top = odds.amax(dim=1, keepdim=True)
-            count = obs[:, self.count : self.count + 1]
-            declined_count = deciding * self._declined(obs) * count
+            declined_count = declined * obs[:, self.count : self.count + 1]
             best = obs[:, self.ded] * (odds >= top - LIKELY_TOLERANCE).float() * (odds > 0).float()
             likely = torch.einsum("bd,bk,dka->ba", dec, best, self.gate)
             return [deciding * top, declined_count, likely]
